@@ -1,0 +1,79 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// shared is the DynamoDB Local of one test binary, started by the first test
+// that asks for it and closed by [Main] after the last test.
+var shared struct {
+	mu      sync.Mutex
+	main    bool // Main is running the tests
+	started bool
+	local   *Local
+	err     error
+}
+
+// Main runs the tests of a package that uses the harness and then terminates
+// the DynamoDB Local container they shared. Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { integration.Main(m) }
+//
+// It calls os.Exit with the tests' exit code.
+func Main(m *testing.M) {
+	shared.mu.Lock()
+	shared.main = true
+	shared.mu.Unlock()
+
+	code := m.Run()
+
+	shared.mu.Lock()
+	err := shared.local.Close()
+	shared.mu.Unlock()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// Client returns a client to the DynamoDB Local shared by the tests of this
+// test binary: [Shared] for tests that only need the client.
+func Client(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	return Shared(t).Client
+}
+
+// Shared returns the DynamoDB Local shared by the tests of this test binary,
+// starting it on first use (see [Start]). It skips the test under
+// go test -short and fails it, with a message that says what to do, when no
+// DynamoDB Local can be reached. The package's TestMain must call [Main], so
+// that the container ends with the tests.
+func Shared(t testing.TB) *Local {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration: needs DynamoDB Local; skipped by -short")
+	}
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if !shared.main {
+		t.Fatal("integration: the package's TestMain must call integration.Main(m), " +
+			"which terminates the shared DynamoDB Local container after the tests")
+	}
+	if !shared.started {
+		shared.started = true
+		shared.local, shared.err = Start(context.Background())
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.local
+}

@@ -1,0 +1,168 @@
+package integration_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/keyfirst/keyfirst/integration"
+)
+
+func TestMain(m *testing.M) { integration.Main(m) }
+
+// gsiTable is a table with one GSI whose keys invert the table's (seed 004).
+func gsiTable() *dynamodb.CreateTableInput {
+	s := types.ScalarAttributeTypeS
+	return &dynamodb.CreateTableInput{
+		TableName: aws.String("movies"),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("Actor"), AttributeType: s},
+			{AttributeName: aws.String("Movie"), AttributeType: s},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("Actor"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("Movie"), KeyType: types.KeyTypeRange},
+		},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName: aws.String("by-movie"),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String("Movie"), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String("Actor"), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		}},
+		BillingMode: types.BillingModePayPerRequest,
+	}
+}
+
+// TestHarnessReachesDynamoDBLocal writes through the table and reads back
+// through a GSI: only a real DynamoDB answers that.
+func TestHarnessReachesDynamoDBLocal(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	client := integration.Client(t)
+	table := integration.CreateTable(t, gsiTable())
+
+	casts := [][2]string{
+		{"Tom Hanks", "Toy Story"}, {"Tim Allen", "Toy Story"},
+		{"Tom Hanks", "Cast Away"}, {"Natalie Portman", "Black Swan"},
+	}
+	for _, c := range casts {
+		_, err := client.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: aws.String(table),
+			Item: map[string]types.AttributeValue{
+				"Actor": &types.AttributeValueMemberS{Value: c[0]},
+				"Movie": &types.AttributeValueMemberS{Value: c[1]},
+			},
+		})
+		if err != nil {
+			t.Fatalf("put %v: %v", c, err)
+		}
+	}
+	out, err := client.Query(ctx, &dynamodb.QueryInput{
+		TableName:              aws.String(table),
+		IndexName:              aws.String("by-movie"),
+		KeyConditionExpression: aws.String("Movie = :m"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":m": &types.AttributeValueMemberS{Value: "Toy Story"},
+		},
+	})
+	if err != nil {
+		t.Fatalf("query the GSI: %v", err)
+	}
+	var actors []string
+	for _, it := range out.Items {
+		actors = append(actors, it["Actor"].(*types.AttributeValueMemberS).Value)
+	}
+	if got, want := strings.Join(actors, ","), "Tim Allen,Tom Hanks"; got != want {
+		t.Fatalf("actors in Toy Story through the GSI = %q, want %q", got, want)
+	}
+}
+
+// TestTablesAreIsolated: two tests asking for the same table get two tables,
+// and a table is gone once its test has ended.
+func TestTablesAreIsolated(t *testing.T) {
+	t.Parallel()
+	client := integration.Client(t)
+	var first string
+	t.Run("a", func(t *testing.T) { first = integration.CreateTable(t, gsiTable()) })
+	t.Run("b", func(t *testing.T) {
+		second := integration.CreateTable(t, gsiTable())
+		if second == first {
+			t.Fatalf("two tests got the same table %q", second)
+		}
+	})
+	_, err := client.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(first)})
+	var nf *types.ResourceNotFoundException
+	if !errors.As(err, &nf) {
+		t.Fatalf("table %s of an ended test: DescribeTable error = %v, want ResourceNotFoundException", first, err)
+	}
+}
+
+// TestNoDockerFails runs this test binary again with no reachable Docker
+// engine and no endpoint, and checks that an integration test fails (not
+// skips) with a message that names the fix.
+func TestNoDockerFails(t *testing.T) {
+	if os.Getenv("KEYFIRST_CHILD") == "1" {
+		integration.Client(t) // must fail the test
+		return
+	}
+	if testing.Short() {
+		t.Skip("re-runs the test binary; skipped by -short")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoDockerFails$", "-test.v")
+	cmd.Env = append(filteredEnv("DYNAMODB_ENDPOINT", "DOCKER_HOST"),
+		"KEYFIRST_CHILD=1", "DOCKER_HOST=unix:///nonexistent/docker.sock")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		t.Fatalf("child run: err = %v, want a failing exit; output:\n%s", err, out)
+	}
+	for _, want := range []string{"--- FAIL: TestNoDockerFails", "no Docker engine", "make test", "DYNAMODB_ENDPOINT=http://localhost:8000"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("child output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "--- SKIP") {
+		t.Errorf("child skipped instead of failing:\n%s", out)
+	}
+}
+
+// filteredEnv is the environment without the named variables.
+func filteredEnv(drop ...string) []string {
+	var env []string
+next:
+	for _, kv := range os.Environ() {
+		for _, d := range drop {
+			if strings.HasPrefix(kv, d+"=") {
+				continue next
+			}
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// TestEndpointWinsOverDocker: with DYNAMODB_ENDPOINT set, Start starts no
+// container and hands back a client for that endpoint.
+func TestEndpointWinsOverDocker(t *testing.T) {
+	t.Setenv(integration.EnvEndpoint, "http://127.0.0.1:1")
+	l, err := integration.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.Endpoint != "http://127.0.0.1:1" {
+		t.Fatalf("endpoint = %q", l.Endpoint)
+	}
+	_, err = l.Client.ListTables(context.Background(), &dynamodb.ListTablesInput{})
+	if err == nil {
+		t.Fatal("ListTables against a closed port succeeded: the client does not use the endpoint")
+	}
+}

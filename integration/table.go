@@ -1,0 +1,70 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// tableSeq makes table names unique within a test binary; the process id and
+// start time make them unique across binaries sharing one endpoint.
+var (
+	tableSeq    atomic.Uint64
+	tableRunTag = fmt.Sprintf("%x%x", time.Now().UnixNano()&0xffffff, uint32(os.Getpid()))
+)
+
+// notTableChar matches what a DynamoDB table name cannot contain.
+var notTableChar = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// TableWaitTimeout bounds how long [CreateTable] waits for ACTIVE.
+const TableWaitTimeout = 30 * time.Second
+
+// CreateTable creates the table described by in under a name unique to the
+// test (in.TableName is only a hint and is replaced; in is not modified),
+// waits until it is ACTIVE, deletes it when the test ends, and returns its
+// name. Each test on its own table can run with t.Parallel().
+func CreateTable(t testing.TB, in *dynamodb.CreateTableInput) string {
+	t.Helper()
+	client := Client(t)
+	name := UniqueTableName(t)
+	input := *in
+	input.TableName = aws.String(name)
+
+	ctx, cancel := context.WithTimeout(context.Background(), TableWaitTimeout)
+	defer cancel()
+	if _, err := client.CreateTable(ctx, &input); err != nil {
+		t.Fatalf("integration: create table %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), TableWaitTimeout)
+		defer cancel()
+		if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Errorf("integration: delete table %s: %v", name, err)
+		}
+	})
+	waiter := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay = 50 * time.Millisecond
+		o.MaxDelay = time.Second
+	})
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, TableWaitTimeout); err != nil {
+		t.Fatalf("integration: table %s never became ACTIVE: %v", name, err)
+	}
+	return name
+}
+
+// UniqueTableName returns a valid table name derived from the test's name
+// that no other call in any test binary returns.
+func UniqueTableName(t testing.TB) string {
+	base := notTableChar.ReplaceAllString(t.Name(), "_")
+	if len(base) > 180 {
+		base = base[:180]
+	}
+	return fmt.Sprintf("%s-%s-%d", base, tableRunTag, tableSeq.Add(1))
+}
