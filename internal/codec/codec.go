@@ -1,0 +1,799 @@
+// Package codec converts Go structs to and from DynamoDB attribute maps with
+// the rules of the attributevalue package (the `dynamodbav` tag, its options,
+// embedded structs), doing the reflection once per type.
+//
+// The common field types (strings, booleans, numbers, []byte, time.Time,
+// []string and pointers to scalars) are encoded and decoded directly; every
+// other field, and every case the direct path does not recognise (a
+// custom Marshaler, a set tag on a number slice, a decode error), goes
+// through attributevalue itself, so the result is the same as
+// attributevalue.MarshalMap and attributevalue.UnmarshalMap on a pointer to
+// the struct. One deliberate difference: decoding matches attribute names
+// exactly (attributevalue falls back to a case-insensitive match), so an
+// attribute "pk" never lands in a field named "PK".
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// ErrUnsupported reports a struct type the codec cannot represent.
+var ErrUnsupported = errors.New("codec: unsupported struct")
+
+// AVKind is the attribute type a field always encodes to, when it is fixed
+// by the field's Go type.
+type AVKind uint8
+
+// The attribute types a field can be known to encode to.
+const (
+	// AVUnknown: the type depends on the value or on a custom marshaler.
+	AVUnknown AVKind = iota
+	AVString
+	AVNumber
+	AVBinary
+	AVBool
+	AVList
+	AVStringSet
+)
+
+// Field describes one attribute of a struct type.
+type Field struct {
+	// Name is the attribute name.
+	Name string
+	// GoName is the Go field name (the last one of an embedded path).
+	GoName string
+	// Type is the field's Go type.
+	Type reflect.Type
+	// Kind is the attribute type the field encodes to when it is not
+	// omitted or NULL.
+	Kind AVKind
+	// OmitEmpty reports the omitempty option.
+	OmitEmpty bool
+	// Nullable reports whether the field can encode to NULL (a nil pointer,
+	// slice or map without omitempty).
+	Nullable bool
+}
+
+// Integer reports whether the field is a plain signed or unsigned integer
+// encoded as a Number (a candidate for a version attribute).
+func (f Field) Integer() bool {
+	if f.Kind != AVNumber {
+		return false
+	}
+	switch f.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// Codec encodes and decodes one struct type. It is safe for concurrent use.
+type Codec struct {
+	typ    reflect.Type
+	fields []field
+	byName map[string]int
+	names  []string
+}
+
+type kind uint8
+
+const (
+	kSlow kind = iota
+	kString
+	kBool
+	kInt
+	kUint
+	kFloat
+	kBytes
+	kTime
+	kStrings
+)
+
+type field struct {
+	Field
+	index    []int // path from the root struct
+	viaPtr   bool  // the path crosses an embedded pointer
+	tag      tag
+	kind     kind
+	ptr      bool // a pointer to a scalar of kind
+	bits     int  // float size
+	slowType reflect.Type
+}
+
+var cache sync.Map // reflect.Type -> *Codec or error
+
+// For returns the codec of struct type t, built once and cached.
+func For(t reflect.Type) (*Codec, error) {
+	if c, ok := cache.Load(t); ok {
+		if err, isErr := c.(error); isErr {
+			return nil, err
+		}
+		return c.(*Codec), nil
+	}
+	c, err := build(t)
+	if err != nil {
+		cache.Store(t, err)
+		return nil, err
+	}
+	actual, _ := cache.LoadOrStore(t, c)
+	if err, isErr := actual.(error); isErr {
+		return nil, err
+	}
+	return actual.(*Codec), nil
+}
+
+// Fields returns the attributes of the type in declaration order.
+func (c *Codec) Fields() []Field {
+	out := make([]Field, len(c.fields))
+	for i := range c.fields {
+		out[i] = c.fields[i].Field
+	}
+	return out
+}
+
+// Names returns the attribute names of the type in declaration order. The
+// slice is shared: do not modify it.
+func (c *Codec) Names() []string { return c.names }
+
+// Field returns the attribute called name.
+func (c *Codec) Field(name string) (Field, bool) {
+	i, ok := c.byName[name]
+	if !ok {
+		return Field{}, false
+	}
+	return c.fields[i].Field, true
+}
+
+// Len is the number of fields, an upper bound on the attributes Encode adds.
+func (c *Codec) Len() int { return len(c.fields) }
+
+// Encode adds the attributes of v, a value of the codec's struct type, to
+// dst.
+func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) error {
+	for i := range c.fields {
+		f := &c.fields[i]
+		fv, ok := f.get(v)
+		if !ok {
+			continue
+		}
+		av, err := f.encode(fv)
+		if err != nil {
+			return fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+		}
+		if av != nil {
+			dst[f.Name] = av
+		}
+	}
+	return nil
+}
+
+// Decode sets the fields of v, an addressable value of the codec's struct
+// type, from src. Attributes without a field are ignored; fields without an
+// attribute are left as they are.
+func (c *Codec) Decode(src map[string]types.AttributeValue, v reflect.Value) error {
+	for i := range c.fields {
+		f := &c.fields[i]
+		av, ok := src[f.Name]
+		if !ok {
+			continue
+		}
+		if err := f.decode(av, f.set(v)); err != nil {
+			return fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+		}
+	}
+	return nil
+}
+
+// SetInt sets the integer field called name of v, an addressable value of
+// the codec's struct type.
+func (c *Codec) SetInt(v reflect.Value, name string, n int64) {
+	f := &c.fields[c.byName[name]]
+	fv := f.set(v)
+	switch fv.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		fv.SetUint(uint64(n))
+	default:
+		fv.SetInt(n)
+	}
+}
+
+// Int reads the integer field called name of v.
+func (c *Codec) Int(v reflect.Value, name string) int64 {
+	f := &c.fields[c.byName[name]]
+	fv, ok := f.get(v)
+	if !ok {
+		return 0
+	}
+	switch fv.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return int64(fv.Uint())
+	default:
+		return fv.Int()
+	}
+}
+
+// get reads the field from the root value; false when an embedded pointer
+// on the way is nil.
+func (f *field) get(v reflect.Value) (reflect.Value, bool) {
+	if !f.viaPtr {
+		if len(f.index) == 1 {
+			return v.Field(f.index[0]), true
+		}
+		return v.FieldByIndex(f.index), true
+	}
+	for i, x := range f.index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// set returns the settable field, allocating nil embedded pointers.
+func (f *field) set(v reflect.Value) reflect.Value {
+	if !f.viaPtr {
+		if len(f.index) == 1 {
+			return v.Field(f.index[0])
+		}
+		return v.FieldByIndex(f.index)
+	}
+	for i, x := range f.index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+var (
+	timeType        = reflect.TypeFor[time.Time]()
+	bytesType       = reflect.TypeFor[[]byte]()
+	stringsType     = reflect.TypeFor[[]string]()
+	marshalerType   = reflect.TypeFor[attributevalue.Marshaler]()
+	unmarshalerType = reflect.TypeFor[attributevalue.Unmarshaler]()
+)
+
+func null() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
+
+// encode mirrors attributevalue's Encoder.encode for the fast kinds.
+func (f *field) encode(v reflect.Value) (types.AttributeValue, error) {
+	if f.kind == kSlow {
+		return f.encodeSlow(v)
+	}
+	if f.ptr {
+		if v.IsNil() {
+			if f.tag.omitEmpty {
+				return nil, nil
+			}
+			return null(), nil
+		}
+		return f.encodeScalar(v.Elem(), false)
+	}
+	return f.encodeScalar(v, f.tag.omitEmpty)
+}
+
+func (f *field) encodeScalar(v reflect.Value, omitZero bool) (types.AttributeValue, error) {
+	switch f.kind {
+	case kString:
+		s := v.String()
+		if s == "" && omitZero {
+			return nil, nil
+		}
+		return &types.AttributeValueMemberS{Value: s}, nil
+	case kBool:
+		b := v.Bool()
+		if !b && omitZero {
+			return nil, nil
+		}
+		return &types.AttributeValueMemberBOOL{Value: b}, nil
+	case kInt:
+		n := v.Int()
+		if n == 0 && omitZero {
+			return nil, nil
+		}
+		return f.number(strconv.FormatInt(n, 10)), nil
+	case kUint:
+		n := v.Uint()
+		if n == 0 && omitZero {
+			return nil, nil
+		}
+		return f.number(strconv.FormatUint(n, 10)), nil
+	case kFloat:
+		x := v.Float()
+		if x == 0 && omitZero {
+			return nil, nil
+		}
+		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits)), nil
+	case kTime:
+		t := timeOf(v)
+		if f.tag.unixTime {
+			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}, nil
+		}
+		return &types.AttributeValueMemberS{Value: t.Format(time.RFC3339Nano)}, nil
+	case kBytes:
+		if v.IsNil() {
+			if omitZero {
+				return nil, nil
+			}
+			return null(), nil
+		}
+		return &types.AttributeValueMemberB{Value: append([]byte{}, v.Bytes()...)}, nil
+	case kStrings:
+		if v.IsNil() {
+			if omitZero {
+				return nil, nil
+			}
+			return null(), nil
+		}
+		ss := stringsOf(v)
+		if f.tag.stringSet {
+			if len(ss) == 0 {
+				return null(), nil
+			}
+			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}, nil
+		}
+		l := make([]types.AttributeValue, len(ss))
+		for i, s := range ss {
+			l[i] = &types.AttributeValueMemberS{Value: s}
+		}
+		return &types.AttributeValueMemberL{Value: l}, nil
+	}
+	panic("codec: unreachable")
+}
+
+// timeOf reads a time.Time field without boxing it when it is addressable.
+func timeOf(v reflect.Value) time.Time {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*time.Time)
+	}
+	return v.Interface().(time.Time)
+}
+
+// stringsOf reads a []string field without boxing it when it is addressable.
+func stringsOf(v reflect.Value) []string {
+	if v.CanAddr() {
+		return *v.Addr().Interface().(*[]string)
+	}
+	return v.Interface().([]string)
+}
+
+func (f *field) number(s string) types.AttributeValue {
+	if f.tag.asString {
+		return &types.AttributeValueMemberS{Value: s}
+	}
+	return &types.AttributeValueMemberN{Value: s}
+}
+
+// decode mirrors attributevalue's Decoder.decode for the fast kinds and
+// hands every other case to attributevalue.
+func (f *field) decode(av types.AttributeValue, v reflect.Value) error {
+	if f.kind == kSlow {
+		return f.decodeSlow(av, v)
+	}
+	if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
+		v.SetZero()
+		return nil
+	}
+	target := v
+	if f.ptr {
+		target = reflect.New(v.Type().Elem()).Elem()
+	}
+	if !f.decodeScalar(av, target) {
+		return f.decodeSlow(av, v)
+	}
+	if f.ptr {
+		v.Set(target.Addr())
+	}
+	return nil
+}
+
+// decodeScalar handles the common cases; false leaves the case, errors
+// included, to attributevalue.
+func (f *field) decodeScalar(av types.AttributeValue, v reflect.Value) bool {
+	switch f.kind {
+	case kString:
+		switch x := av.(type) {
+		case *types.AttributeValueMemberS:
+			v.SetString(x.Value)
+			return true
+		case *types.AttributeValueMemberN:
+			v.SetString(x.Value)
+			return true
+		}
+	case kBool:
+		if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
+			v.SetBool(x.Value)
+			return true
+		}
+	case kInt:
+		if s, ok := f.numberText(av); ok {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || v.OverflowInt(n) {
+				return false
+			}
+			v.SetInt(n)
+			return true
+		}
+	case kUint:
+		if s, ok := f.numberText(av); ok {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil || v.OverflowUint(n) {
+				return false
+			}
+			v.SetUint(n)
+			return true
+		}
+	case kFloat:
+		if s, ok := f.numberText(av); ok {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || v.OverflowFloat(x) {
+				return false
+			}
+			v.SetFloat(x)
+			return true
+		}
+	case kTime:
+		var t time.Time
+		var err error
+		switch x := av.(type) {
+		case *types.AttributeValueMemberS:
+			t, err = time.Parse(time.RFC3339, x.Value)
+		case *types.AttributeValueMemberN:
+			var sec int64
+			sec, err = strconv.ParseInt(x.Value, 10, 64)
+			t = time.Unix(sec, 0)
+		default:
+			return false
+		}
+		if err != nil {
+			return false
+		}
+		*v.Addr().Interface().(*time.Time) = t
+		return true
+	case kBytes:
+		if x, ok := av.(*types.AttributeValueMemberB); ok {
+			v.SetBytes(append(make([]byte, 0, len(x.Value)), x.Value...))
+			return true
+		}
+	case kStrings:
+		switch x := av.(type) {
+		case *types.AttributeValueMemberSS:
+			*v.Addr().Interface().(*[]string) = append(make([]string, 0, len(x.Value)), x.Value...)
+			return true
+		case *types.AttributeValueMemberL:
+			ss := make([]string, len(x.Value))
+			for i, e := range x.Value {
+				s, ok := e.(*types.AttributeValueMemberS)
+				if !ok {
+					return false
+				}
+				ss[i] = s.Value
+			}
+			*v.Addr().Interface().(*[]string) = ss
+			return true
+		}
+	}
+	return false
+}
+
+// numberText returns the digits of a number attribute: N, or S with the
+// string tag option.
+func (f *field) numberText(av types.AttributeValue) (string, bool) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberN:
+		return x.Value, true
+	case *types.AttributeValueMemberS:
+		if f.tag.asString {
+			return x.Value, true
+		}
+	}
+	return "", false
+}
+
+// encodeSlow encodes the field through attributevalue, as a one-field
+// struct carrying the field's own tag.
+func (f *field) encodeSlow(v reflect.Value) (types.AttributeValue, error) {
+	w := reflect.New(f.slowType)
+	w.Elem().Field(0).Set(v)
+	m, err := attributevalue.MarshalMap(w.Interface())
+	if err != nil {
+		return nil, err
+	}
+	return m["v"], nil
+}
+
+func (f *field) decodeSlow(av types.AttributeValue, v reflect.Value) error {
+	w := reflect.New(f.slowType)
+	if err := attributevalue.UnmarshalMap(map[string]types.AttributeValue{"v": av}, w.Interface()); err != nil {
+		return err
+	}
+	v.Set(w.Elem().Field(0))
+	return nil
+}
+
+// candidate is a field found while walking the struct and its embedded
+// structs.
+type candidate struct {
+	sf     reflect.StructField
+	tag    tag
+	name   string
+	tagged bool
+	index  []int
+	viaPtr bool
+}
+
+func build(t reflect.Type) (*Codec, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%w: %s is a %s, not a struct", ErrUnsupported, t, t.Kind())
+	}
+	var cands []candidate
+	if err := walk(t, nil, false, map[reflect.Type]bool{}, &cands); err != nil {
+		return nil, err
+	}
+	chosen, err := dominant(t, cands)
+	if err != nil {
+		return nil, err
+	}
+	c := &Codec{typ: t, byName: make(map[string]int, len(chosen))}
+	for _, cd := range chosen {
+		f := classify(cd)
+		c.byName[f.Name] = len(c.fields)
+		c.fields = append(c.fields, f)
+		c.names = append(c.names, f.Name)
+	}
+	return c, nil
+}
+
+// walk collects the fields of t, descending into embedded structs as
+// attributevalue (and encoding/json) do.
+func walk(t reflect.Type, index []int, viaPtr bool, onPath map[reflect.Type]bool, out *[]candidate) error {
+	if onPath[t] {
+		return nil
+	}
+	onPath[t] = true
+	defer delete(onPath, t)
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tg := parseTag(sf.Tag)
+		if tg.ignore {
+			continue
+		}
+		idx := append(append(make([]int, 0, len(index)+1), index...), i)
+		ft := sf.Type
+		isPtr := false
+		if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+			isPtr = true
+		}
+		if sf.Anonymous && tg.name == "" && ft.Kind() == reflect.Struct {
+			if !sf.IsExported() {
+				return fmt.Errorf("%w: %s embeds the unexported struct %s; export it or give it a dynamodbav name",
+					ErrUnsupported, t, sf.Type)
+			}
+			if err := walk(ft, idx, viaPtr || isPtr, onPath, out); err != nil {
+				return err
+			}
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		name := sf.Name
+		if tg.name != "" {
+			name = tg.name
+		}
+		*out = append(*out, candidate{sf: sf, tag: tg, name: name, tagged: tg.name != "", index: idx, viaPtr: viaPtr})
+	}
+	return nil
+}
+
+// dominant keeps, for each attribute name, the field Go's embedding rules
+// select (the shallowest; at equal depth the one named by a tag). Two
+// candidates left at the same depth are an ambiguity that attributevalue
+// resolves by dropping both; here it is an error.
+func dominant(t reflect.Type, cands []candidate) ([]candidate, error) {
+	byName := map[string][]candidate{}
+	for _, c := range cands {
+		byName[c.name] = append(byName[c.name], c)
+	}
+	var out []candidate
+	for name, cs := range byName {
+		if name == "" {
+			return nil, fmt.Errorf("%w: %s has a field with an empty attribute name", ErrUnsupported, t)
+		}
+		minDepth := len(cs[0].index)
+		for _, c := range cs {
+			minDepth = min(minDepth, len(c.index))
+		}
+		var top, tagged []candidate
+		for _, c := range cs {
+			if len(c.index) == minDepth {
+				top = append(top, c)
+				if c.tagged {
+					tagged = append(tagged, c)
+				}
+			}
+		}
+		switch {
+		case len(tagged) == 1:
+			out = append(out, tagged[0])
+		case len(top) == 1:
+			out = append(out, top[0])
+		default:
+			return nil, fmt.Errorf("%w: %s has %d fields for the attribute %q at the same depth",
+				ErrUnsupported, t, len(top), name)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].index, out[j].index
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return len(a) < len(b)
+	})
+	return out, nil
+}
+
+func hasCustomCodec(t reflect.Type) bool {
+	for _, x := range []reflect.Type{t, reflect.PointerTo(t)} {
+		if x.Implements(marshalerType) || x.Implements(unmarshalerType) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumberType reports a string type with Float64, Int64 and String methods
+// (json.Number, attributevalue.Number), which attributevalue encodes as N.
+func isNumberType(t reflect.Type) bool {
+	if t.Kind() != reflect.String {
+		return false
+	}
+	for _, m := range []string{"Float64", "Int64", "String"} {
+		if _, ok := t.MethodByName(m); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarKind is the fast kind of a non-pointer type, or kSlow.
+func scalarKind(t reflect.Type, tg tag) (kind, int) {
+	if hasCustomCodec(t) || isNumberType(t) {
+		return kSlow, 0
+	}
+	if tg.asString {
+		switch t.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Float32, reflect.Float64:
+		default:
+			return kSlow, 0
+		}
+	}
+	if tg.unixTime && t != timeType {
+		return kSlow, 0
+	}
+	if tg.stringSet && t != stringsType {
+		return kSlow, 0
+	}
+	switch {
+	case t == timeType:
+		return kTime, 0
+	case t == bytesType:
+		return kBytes, 0
+	case t == stringsType:
+		return kStrings, 0
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return kString, 0
+	case reflect.Bool:
+		return kBool, 0
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return kInt, 64
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return kUint, 64
+	case reflect.Float32:
+		return kFloat, 32
+	case reflect.Float64:
+		return kFloat, 64
+	}
+	return kSlow, 0
+}
+
+func classify(c candidate) field {
+	ft := c.sf.Type
+	f := field{
+		Field: Field{
+			Name:      c.name,
+			GoName:    c.sf.Name,
+			Type:      ft,
+			OmitEmpty: c.tag.omitEmpty,
+		},
+		index:  c.index,
+		viaPtr: c.viaPtr,
+		tag:    c.tag,
+	}
+	fastTag := !c.tag.nullEmpty && !c.tag.omitEmptyElem && !c.tag.nullEmptyElem &&
+		!c.tag.binarySet && !c.tag.numberSet
+	if fastTag {
+		if ft.Kind() == reflect.Pointer && ft.Name() == "" {
+			if !hasCustomCodec(ft) {
+				k, bits := scalarKind(ft.Elem(), c.tag)
+				if k != kSlow && k != kBytes && k != kStrings {
+					f.kind, f.bits, f.ptr = k, bits, true
+				}
+			}
+		} else {
+			f.kind, f.bits = scalarKind(ft, c.tag)
+		}
+	}
+	f.Kind = avKind(f)
+	switch {
+	case f.ptr, f.kind == kBytes, f.kind == kStrings:
+		f.Nullable = !c.tag.omitEmpty
+	case f.kind == kSlow:
+		switch ft.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			f.Nullable = !c.tag.omitEmpty
+		}
+	}
+	opts := ""
+	if c.tag.raw != "" {
+		opts = "," + c.tag.raw
+	}
+	f.slowType = reflect.StructOf([]reflect.StructField{{
+		Name: "V",
+		Type: ft,
+		Tag:  reflect.StructTag(`dynamodbav:"v` + opts + `"`),
+	}})
+	return f
+}
+
+func avKind(f field) AVKind {
+	switch f.kind {
+	case kString:
+		return AVString
+	case kBool:
+		return AVBool
+	case kInt, kUint, kFloat:
+		if f.tag.asString {
+			return AVString
+		}
+		return AVNumber
+	case kTime:
+		if f.tag.unixTime {
+			return AVNumber
+		}
+		return AVString
+	case kBytes:
+		return AVBinary
+	case kStrings:
+		if f.tag.stringSet {
+			return AVStringSet
+		}
+		return AVList
+	}
+	return AVUnknown
+}
