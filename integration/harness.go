@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -31,7 +33,24 @@ func Main(m *testing.M) {
 	shared.main = true
 	shared.mu.Unlock()
 
+	// Without a reaper, an interrupted test binary would leave its container
+	// running: terminate it on SIGINT and SIGTERM too.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			shared.mu.Lock()
+			_ = shared.local.Close()
+			os.Exit(128 + int(s.(syscall.Signal)))
+		case <-done:
+		}
+	}()
+
 	code := m.Run()
+	signal.Stop(sig)
+	close(done)
 
 	shared.mu.Lock()
 	err := shared.local.Close()
