@@ -1,0 +1,108 @@
+package keyfirst
+
+import (
+	"errors"
+	"sort"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The conditions of the write paths, all built with the expression package.
+// Attribute names never split on dots: "a.b" is one attribute.
+
+func name(n string) expression.NameBuilder { return expression.NameNoDotSplit(n) }
+
+// notExists: no item has the key.
+func (e *Entity[T]) notExists() expression.ConditionBuilder {
+	return name(e.pk.attr.Name).AttributeNotExists()
+}
+
+// isOwnType: an item exists and is of this entity type.
+func (e *Entity[T]) isOwnType() expression.ConditionBuilder {
+	return name(e.table.typeAttr).Equal(expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
+}
+
+// hasVersion: an item of this type exists with version n.
+func (e *Entity[T]) hasVersion(n int64) expression.ConditionBuilder {
+	return e.isOwnType().And(
+		name(e.version).Equal(expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)})))
+}
+
+// unchanged: the stored item is exactly old (every attribute equal, every
+// attribute this entity may write and old lacks still absent). It guards
+// the read-modify-write of entities without a version attribute.
+func (e *Entity[T]) unchanged(old map[string]types.AttributeValue) expression.ConditionBuilder {
+	var conds []expression.ConditionBuilder
+	for _, n := range sortedKeys(old) {
+		conds = append(conds, name(n).Equal(expression.Value(old[n])))
+	}
+	for _, n := range e.known {
+		if _, ok := old[n]; !ok {
+			conds = append(conds, name(n).AttributeNotExists())
+		}
+	}
+	if len(conds) == 1 {
+		return conds[0]
+	}
+	return expression.And(conds[0], conds[1], conds[2:]...)
+}
+
+// conditionFailed turns DynamoDB's ConditionalCheckFailedException into a
+// [*ConditionError], using the stored item DynamoDB returns with it
+// (ReturnValuesOnConditionCheckFailure=ALL_OLD). Other errors pass through.
+func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) error {
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) {
+		return err
+	}
+	ce := &ConditionError{Expected: expected}
+	if len(ccf.Item) > 0 {
+		ce.Found = true
+		ce.FoundType = itemType(ccf.Item, e.table.typeAttr)
+		if e.version != "" {
+			if n, ok := ccf.Item[e.version].(*types.AttributeValueMemberN); ok {
+				ce.Actual, _ = strconv.ParseInt(n.Value, 10, 64)
+			}
+		}
+	}
+	switch {
+	case creating:
+		ce.Err = ErrAlreadyExists
+	case ce.Found && ce.FoundType != e.typeName:
+		ce.Err = ErrWrongEntityType
+	case e.version == "" && !ce.Found:
+		ce.Err = ErrNotFound
+	default:
+		// A versioned item with another version or gone, or an item
+		// without version that changed since it was read.
+		ce.Err = ErrVersionConflict
+	}
+	return ce
+}
+
+// updateExpression sets every attribute of the planned item except the
+// primary key, and removes every derived index attribute the item no longer
+// has and every field of T it leaves out: after the update the stored item
+// is the planned item (plus attributes keyfirst does not know).
+func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBuilder) (expression.Expression, error) {
+	var ub expression.UpdateBuilder
+	for _, n := range sortedKeys(p.item) {
+		if n == e.pk.attr.Name || e.hasSK && n == e.sk.attr.Name {
+			continue
+		}
+		ub = ub.Set(name(n), expression.Value(p.item[n]))
+	}
+	remove := append([]string(nil), p.remove...)
+	for _, n := range e.fieldNames {
+		if _, ok := p.item[n]; !ok {
+			remove = append(remove, n)
+		}
+	}
+	sort.Strings(remove)
+	for _, n := range remove {
+		ub = ub.Remove(name(n))
+	}
+	return expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
+}

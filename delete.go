@@ -1,0 +1,54 @@
+package keyfirst
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Delete deletes the item with item's key. It never deletes an item of
+// another entity type stored under the same key ([ErrWrongEntityType]).
+// Without a version attribute, deleting a missing item succeeds (DynamoDB's
+// delete is idempotent). For a versioned entity the stored item must have
+// item's version, otherwise the error wraps [ErrVersionConflict] (also when
+// the item is gone): a delete never discards an update it has not seen.
+func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFns ...func(*Options)) error {
+	o, err := buildOptions("Delete", 0, optFns)
+	if err != nil {
+		return err
+	}
+	key, err := e.Key(item)
+	if err != nil {
+		return err
+	}
+	expected := e.versionOf(&item)
+	var cond expression.ConditionBuilder
+	if e.version != "" {
+		cond = e.hasVersion(expected)
+	} else {
+		cond = e.notExists().Or(e.isOwnType())
+	}
+	x, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return err
+	}
+	out, err := api.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(key),
+		ConditionExpression:                 x.Condition(),
+		ExpressionAttributeNames:            x.Names(),
+		ExpressionAttributeValues:           x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              o.returnCapacity(),
+	})
+	if out != nil {
+		o.Capacity.addOne(true, out.ConsumedCapacity)
+	}
+	if err != nil {
+		return e.opError("Delete", key, e.conditionFailed(err, expected, false))
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package keyfirst
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
+)
+
+// EntitySpec describes an entity type: a Go struct T stored in a table,
+// and how every key attribute derives from it.
+//
+// T's exported fields are the item's attributes, named and encoded as the
+// attributevalue package does (`dynamodbav` tags, omitempty, embedded
+// structs). The table's primary key attributes are always derived, never
+// fields of T. An index key attribute is either derived (listed in Indexes)
+// or an ordinary field of T: a native multi-attribute GSI over fields of T
+// needs no derivation, and an item leaves such an index when one of its
+// fields is omitted (omitempty, nil pointer with omitempty).
+type EntitySpec[T any] struct {
+	// Type is the entity-type name stored in the table's type attribute of
+	// every item ("ORDER", "Customer", ...). Unique per table.
+	Type string
+	// PartitionKey derives the table's partition key attribute.
+	PartitionKey Derive[T]
+	// SortKey derives the table's sort key attribute; required exactly when
+	// the table has one.
+	SortKey Derive[T]
+	// Indexes maps an index name to the derivations of its key attributes
+	// that are not fields of T. The derivations of one index are
+	// all-or-nothing: when one of them reports no value, the item is not in
+	// the index and none of that index's derived attributes is written.
+	Indexes map[string]IndexKeys[T]
+	// Version names an integer field of T used for optimistic locking: every
+	// write checks the stored version and stores the next one. Empty: no
+	// locking.
+	Version string
+}
+
+// IndexKeys maps key attribute names of one index to their derivations.
+type IndexKeys[T any] map[string]Derive[T]
+
+// Entity is an entity type of a table: it builds items from T with every
+// derived attribute recomputed, decodes items into T, and performs the item
+// operations. Build it with [NewEntity]; it is safe for concurrent use.
+type Entity[T any] struct {
+	table    *Table
+	typeName string
+	codec    *codec.Codec
+	pk, sk   derivation[T]
+	hasSK    bool
+	groups   []indexGroup[T]
+	nDerived int
+	version  string
+	// fieldNames are T's attributes; known adds the derived ones and the
+	// type attribute: everything a write of this entity may set.
+	fieldNames []string
+	known      []string
+}
+
+// derivation is one derived attribute.
+type derivation[T any] struct {
+	attr  Attribute
+	index string // "" for the primary key
+	limit int    // maximum value size in bytes
+	fn    Derive[T]
+}
+
+// indexGroup is what the entity writes for one index: the attributes it
+// derives (all-or-nothing) and the index key attributes that are fields of
+// T (checked on every write).
+type indexGroup[T any] struct {
+	index   string
+	derived []derivation[T]
+	fields  []derivation[T] // fn unused: attr and limit only
+}
+
+// registered is an entity as the table's registry knows it.
+type registered struct {
+	decode func(map[string]types.AttributeValue) (any, error)
+}
+
+// NewEntity validates spec against the table and T, registers the entity
+// type on the table (so that [Table.Decode] can decode its items) and returns
+// it. A description that cannot work is refused with an [*EntityError]: a
+// primary key attribute without derivation, a derivation for an unknown
+// index or for an attribute that is not a key of its index, an attribute
+// derived twice, a field of T named like a derived or reserved attribute, a
+// version attribute that is not an integer field of T.
+func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
+	goType := reflect.TypeFor[T]()
+	fail := func(index, attr string, p EntityProblem, detail string, err error) error {
+		return &EntityError{Entity: spec.Type, GoType: goType.String(), Index: index, Attribute: attr, Problem: p, Detail: detail, Err: err}
+	}
+	if table == nil {
+		return nil, fail("", "", EntityNoTable, "NewEntity needs the *Table from NewTable", nil)
+	}
+	if spec.Type == "" {
+		return nil, fail("", "", EntityTypeName, "every entity needs a type name, stored in "+table.typeAttr, nil)
+	}
+	c, err := codec.For(goType)
+	if err != nil {
+		return nil, fail("", "", EntityGoType, "T must be a struct", err)
+	}
+	e := &Entity[T]{table: table, typeName: spec.Type, codec: c, version: spec.Version}
+
+	// The primary key.
+	pkAttr := table.primary.PartitionKey[0]
+	if spec.PartitionKey == nil {
+		return nil, fail("", pkAttr.Name, EntityMissingKey, "set EntitySpec.PartitionKey", nil)
+	}
+	e.pk = derivation[T]{attr: pkAttr, limit: table.limit(pkAttr.Name), fn: spec.PartitionKey}
+	derivedAt := map[string]string{pkAttr.Name: "the table's partition key"}
+	if table.primary.SortKey != nil {
+		skAttr := table.primary.SortKey[0]
+		if spec.SortKey == nil {
+			return nil, fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: set EntitySpec.SortKey", nil)
+		}
+		e.sk = derivation[T]{attr: skAttr, limit: table.limit(skAttr.Name), fn: spec.SortKey}
+		e.hasSK = true
+		derivedAt[skAttr.Name] = "the table's sort key"
+	} else if spec.SortKey != nil {
+		return nil, fail("", "", EntityNoSortKey, "remove EntitySpec.SortKey", nil)
+	}
+
+	// Index derivations, in a deterministic order.
+	byIndex := map[string][]derivation[T]{}
+	for _, name := range sortedKeys(spec.Indexes) {
+		ks, ok := table.index(name)
+		if !ok || name == "" {
+			return nil, fail(name, "", EntityUnknownIndex, fmt.Sprintf("the table's indexes are %v", table.indexNames()), nil)
+		}
+		keys := spec.Indexes[name]
+		for _, attrName := range sortedKeys(keys) {
+			fn := keys[attrName]
+			if fn == nil {
+				return nil, fail(name, attrName, EntityNilDerivation, "", nil)
+			}
+			if !ks.has(attrName) {
+				return nil, fail(name, attrName, EntityNotIndexAttribute,
+					fmt.Sprintf("the index's key attributes are %v", attributeNames(ks.Attributes())), nil)
+			}
+			if where, dup := derivedAt[attrName]; dup {
+				return nil, fail(name, attrName, EntityDerivedTwice, "already derived as "+where+"; derive it in one place", nil)
+			}
+			derivedAt[attrName] = "a key of index " + name
+			attr := Attribute{Name: attrName, Type: table.attrTypes[attrName]}
+			byIndex[name] = append(byIndex[name], derivation[T]{attr: attr, index: name, limit: table.limit(attrName), fn: fn})
+			e.nDerived++
+		}
+	}
+
+	// T's fields: no collision with derived or reserved names.
+	for _, f := range c.Fields() {
+		if where, ok := derivedAt[f.Name]; ok {
+			return nil, fail("", f.Name, EntityFieldCollision,
+				fmt.Sprintf("field %s is %s, which is derived; rename the field or tag it dynamodbav:\"-\"", f.GoName, where), nil)
+		}
+		if f.Name == table.typeAttr {
+			return nil, fail("", f.Name, EntityFieldCollision,
+				fmt.Sprintf("field %s uses the entity-type attribute; rename it", f.GoName), nil)
+		}
+	}
+
+	// Every index this entity can appear in: derived attributes and key
+	// attributes that are fields of T.
+	for i := range table.indexes {
+		ks := &table.indexes[i]
+		g := indexGroup[T]{index: ks.IndexName, derived: byIndex[ks.IndexName]}
+		provided := 0
+		for _, a := range ks.Attributes() {
+			if _, derived := derivedAt[a.Name]; derived {
+				provided++
+				continue
+			}
+			f, isField := c.Field(a.Name)
+			if !isField {
+				continue
+			}
+			if k := fieldAttrKind(f.Kind); k != "" && k != a.Type {
+				return nil, fail(ks.IndexName, a.Name, EntityFieldType,
+					fmt.Sprintf("field %s encodes as %s, the index key is %s", f.GoName, k, a.Type), nil)
+			}
+			if f.Kind != codec.AVUnknown && fieldAttrKind(f.Kind) == "" {
+				return nil, fail(ks.IndexName, a.Name, EntityFieldType,
+					fmt.Sprintf("field %s is not a string, number or binary, the index key is %s", f.GoName, a.Type), nil)
+			}
+			g.fields = append(g.fields, derivation[T]{attr: a, index: ks.IndexName, limit: table.limit(a.Name)})
+			provided++
+		}
+		if len(g.derived) > 0 && provided < len(ks.Attributes()) {
+			var missing []string
+			for _, a := range ks.Attributes() {
+				if _, derived := derivedAt[a.Name]; !derived {
+					if _, isField := c.Field(a.Name); !isField {
+						missing = append(missing, a.Name)
+					}
+				}
+			}
+			return nil, fail(ks.IndexName, missing[0], EntityMissingKey,
+				fmt.Sprintf("attributes %v are neither derived nor fields of T: the item could never be in the index", missing), nil)
+		}
+		if len(g.derived) > 0 || len(g.fields) > 0 {
+			e.groups = append(e.groups, g)
+		}
+	}
+
+	// The version attribute.
+	if spec.Version != "" {
+		f, ok := c.Field(spec.Version)
+		switch {
+		case !ok:
+			return nil, fail("", spec.Version, EntityVersion, "no field of T has that attribute name", nil)
+		case !f.Integer():
+			return nil, fail("", spec.Version, EntityVersion, fmt.Sprintf("field %s is %s; use an integer type encoded as a number", f.GoName, f.Type), nil)
+		case table.isKeyAttribute(spec.Version):
+			return nil, fail("", spec.Version, EntityVersion, "a key attribute cannot be a version: each write would move the item", nil)
+		}
+	}
+
+	e.fieldNames = slices.Clone(c.Names())
+	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
+	for name := range derivedAt {
+		e.known = append(e.known, name)
+	}
+	sort.Strings(e.known)
+
+	if err := table.register(spec.Type, registered{decode: func(item map[string]types.AttributeValue) (any, error) {
+		return e.decode(item)
+	}}); err != nil {
+		return nil, fail("", "", EntityDuplicateType, err.Error(), nil)
+	}
+	return e, nil
+}
+
+// Table returns the entity's table.
+func (e *Entity[T]) Table() *Table { return e.table }
+
+// Type returns the entity-type name.
+func (e *Entity[T]) Type() string { return e.typeName }
+
+// VersionAttribute returns the name of the version attribute, or "" when the
+// entity has none.
+func (e *Entity[T]) VersionAttribute() string { return e.version }
+
+// Attributes returns the names of T's own attributes (its fields), in
+// declaration order.
+func (e *Entity[T]) Attributes() []string { return slices.Clone(e.fieldNames) }
+
+func fieldAttrKind(k codec.AVKind) types.ScalarAttributeType {
+	switch k {
+	case codec.AVString:
+		return types.ScalarAttributeTypeS
+	case codec.AVNumber:
+		return types.ScalarAttributeTypeN
+	case codec.AVBinary:
+		return types.ScalarAttributeTypeB
+	}
+	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func attributeNames(attrs []Attribute) []string {
+	out := make([]string, len(attrs))
+	for i, a := range attrs {
+		out[i] = a.Name
+	}
+	return out
+}

@@ -1,0 +1,384 @@
+package keyfirst
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The sentinel errors of the package. Match them with [errors.Is]; the typed
+// errors that wrap them ([SchemaError], [EntityError], [ItemError], ...)
+// carry the facts and are matched with [errors.As].
+var (
+	// ErrInvalidSchema: [NewTable] refused the table description.
+	ErrInvalidSchema = errors.New("keyfirst: invalid table schema")
+	// ErrInvalidEntity: [NewEntity] refused the entity description.
+	ErrInvalidEntity = errors.New("keyfirst: invalid entity")
+	// ErrInvalidItem: an item cannot be written or read as it is (a key
+	// derivation failed or gave an empty or mistyped value, the item is too
+	// large...). Nothing was sent.
+	ErrInvalidItem = errors.New("keyfirst: invalid item")
+	// ErrInvalidOption: an option does not apply to the operation or has
+	// an invalid value. Nothing was sent.
+	ErrInvalidOption = errors.New("keyfirst: invalid option")
+	// ErrUnknownEntityType: an item's entity-type attribute names no entity
+	// registered on the table (or the item has none).
+	ErrUnknownEntityType = errors.New("keyfirst: unknown entity type")
+	// ErrWrongEntityType: an item belongs to another entity type than the
+	// one asked for.
+	ErrWrongEntityType = errors.New("keyfirst: item of another entity type")
+	// ErrNotFound: no item has the key.
+	ErrNotFound = errors.New("keyfirst: item not found")
+	// ErrAlreadyExists: a create-only write found an item with the key.
+	ErrAlreadyExists = errors.New("keyfirst: item already exists")
+	// ErrVersionConflict: the stored item's version is not the one the
+	// write expected: another writer came first (a lost update, refused).
+	ErrVersionConflict = errors.New("keyfirst: version conflict")
+	// ErrKeyChanged: a modification changed the item's primary key, which
+	// would write another item. Nothing was sent.
+	ErrKeyChanged = errors.New("keyfirst: primary key changed")
+	// ErrDuplicateKey: a batch names the same key twice. Nothing was sent.
+	ErrDuplicateKey = errors.New("keyfirst: duplicate key in batch")
+	// ErrUnprocessed: a batch ended (context done, attempts exhausted or a
+	// request failed) with items not written or not read.
+	ErrUnprocessed = errors.New("keyfirst: batch left items unprocessed")
+)
+
+// SchemaProblem says which rule a table description breaks.
+type SchemaProblem uint8
+
+// The problems [NewTable] reports.
+const (
+	SchemaName               SchemaProblem = iota + 1 // a table or index name is empty, too short or long, or has a character DynamoDB refuses
+	SchemaAttributeName                               // an attribute name is empty or longer than 255 bytes
+	SchemaAttributeType                               // an attribute type is not S, N or B
+	SchemaTypeConflict                                // one attribute is declared with two types
+	SchemaDuplicateIndex                              // two indexes have the same name
+	SchemaTooManyGSIs                                 // more than 20 global secondary indexes
+	SchemaTooManyLSIs                                 // more than 5 local secondary indexes
+	SchemaKeyAttributes                               // a key side has too few or too many attributes
+	SchemaDuplicateAttribute                          // an attribute appears twice in one key
+	SchemaLSIPartitionKey                             // an LSI's partition key is not the table's
+	SchemaLSIWithoutSortKey                           // an LSI on a table without a sort key
+	SchemaProjection                                  // an invalid projection
+	SchemaBilling                                     // an invalid billing mode or throughput
+	SchemaUnknownIndex                                // a lookup of an index the table does not have
+)
+
+var schemaProblemText = map[SchemaProblem]string{
+	SchemaName:               "invalid name",
+	SchemaAttributeName:      "invalid attribute name",
+	SchemaAttributeType:      "invalid attribute type",
+	SchemaTypeConflict:       "attribute declared with two types",
+	SchemaDuplicateIndex:     "duplicate index name",
+	SchemaTooManyGSIs:        "too many global secondary indexes",
+	SchemaTooManyLSIs:        "too many local secondary indexes",
+	SchemaKeyAttributes:      "wrong number of key attributes",
+	SchemaDuplicateAttribute: "attribute used twice in one key",
+	SchemaLSIPartitionKey:    "local index partition key differs from the table's",
+	SchemaLSIWithoutSortKey:  "local index on a table without a sort key",
+	SchemaProjection:         "invalid projection",
+	SchemaBilling:            "invalid billing",
+	SchemaUnknownIndex:       "unknown index",
+}
+
+// String describes the problem.
+func (p SchemaProblem) String() string { return problemString(schemaProblemText, p) }
+
+// SchemaError is the error of [NewTable]: which rule the description breaks
+// and where. It wraps [ErrInvalidSchema].
+type SchemaError struct {
+	Table     string        // the table name as given
+	Index     string        // the index concerned, if any
+	Attribute string        // the attribute concerned, if any
+	Problem   SchemaProblem // the rule broken
+	Detail    string        // what was found and what to do instead
+}
+
+func (e *SchemaError) Error() string {
+	return describe(ErrInvalidSchema, e.Problem.String(), e.Detail,
+		"table", e.Table, "index", e.Index, "attribute", e.Attribute)
+}
+
+// Unwrap returns [ErrInvalidSchema].
+func (e *SchemaError) Unwrap() error { return ErrInvalidSchema }
+
+// EntityProblem says which rule an entity description breaks.
+type EntityProblem uint8
+
+// The problems [NewEntity] reports.
+const (
+	EntityNoTable           EntityProblem = iota + 1 // the table is nil
+	EntityGoType                                     // T is not a struct the codec supports
+	EntityTypeName                                   // the entity-type name is empty
+	EntityDuplicateType                              // another entity has the type name on this table
+	EntityMissingKey                                 // a primary key attribute has no derivation
+	EntityNoSortKey                                  // a sort key derivation for a table without one
+	EntityUnknownIndex                               // an index name the table does not have
+	EntityNotIndexAttribute                          // a derivation for an attribute that is not a key of that index
+	EntityDerivedTwice                               // one attribute derived in two places
+	EntityNilDerivation                              // a nil derivation
+	EntityFieldCollision                             // a field of T uses a derived or reserved attribute name
+	EntityFieldType                                  // a field of T that is an index key encodes to the wrong type
+	EntityVersion                                    // the version attribute is not an integer field of T or is a key
+)
+
+var entityProblemText = map[EntityProblem]string{
+	EntityNoTable:           "no table",
+	EntityGoType:            "unsupported Go type",
+	EntityTypeName:          "empty entity type name",
+	EntityDuplicateType:     "entity type already registered",
+	EntityMissingKey:        "primary key attribute not derived",
+	EntityNoSortKey:         "sort key derived for a table without a sort key",
+	EntityUnknownIndex:      "unknown index",
+	EntityNotIndexAttribute: "attribute is not a key of the index",
+	EntityDerivedTwice:      "attribute derived twice",
+	EntityNilDerivation:     "nil derivation",
+	EntityFieldCollision:    "field collides with a derived or reserved attribute",
+	EntityFieldType:         "field type does not match the index key type",
+	EntityVersion:           "invalid version attribute",
+}
+
+// String describes the problem.
+func (p EntityProblem) String() string { return problemString(entityProblemText, p) }
+
+// EntityError is the error of [NewEntity]. It wraps [ErrInvalidEntity] and,
+// when there is one, the underlying cause.
+type EntityError struct {
+	Entity    string        // the entity-type name
+	GoType    string        // T
+	Index     string        // the index concerned, if any
+	Attribute string        // the attribute concerned, if any
+	Problem   EntityProblem // the rule broken
+	Detail    string        // what was found and what to do instead
+	Err       error         // the cause, if any
+}
+
+func (e *EntityError) Error() string {
+	detail := e.Detail
+	if e.Err != nil {
+		detail = joinDetail(detail, e.Err.Error())
+	}
+	return describe(ErrInvalidEntity, e.Problem.String(), detail,
+		"entity", e.Entity, "type", e.GoType, "index", e.Index, "attribute", e.Attribute)
+}
+
+// Unwrap returns [ErrInvalidEntity] and the cause.
+func (e *EntityError) Unwrap() []error { return wrapBoth(ErrInvalidEntity, e.Err) }
+
+// ItemProblem says why an item cannot be written or read.
+type ItemProblem uint8
+
+// The problems of [ItemError].
+const (
+	ItemDerive     ItemProblem = iota + 1 // a derivation returned an error (see Err)
+	ItemMissingKey                        // a primary key derivation reported no value
+	ItemEmptyKey                          // a key attribute would be an empty string or binary
+	ItemKeyType                           // a key attribute value has the wrong type
+	ItemKeyTooLong                        // a key value exceeds DynamoDB's limit (2048 bytes partition, 1024 sort)
+	ItemBadNumber                         // a derived number is not a valid DynamoDB number
+	ItemTooLarge                          // the item exceeds 400 KB
+	ItemEncode                            // T could not be encoded (see Err)
+	ItemDecode                            // an item could not be decoded into T (see Err)
+	ItemVersioned                         // a versioned entity in a batch write, which cannot check versions
+)
+
+var itemProblemText = map[ItemProblem]string{
+	ItemDerive:     "key derivation failed",
+	ItemMissingKey: "primary key attribute has no value",
+	ItemEmptyKey:   "empty key value",
+	ItemKeyType:    "key value of the wrong type",
+	ItemKeyTooLong: "key value too long",
+	ItemBadNumber:  "invalid number",
+	ItemTooLarge:   "item larger than 400 KB",
+	ItemEncode:     "cannot encode",
+	ItemDecode:     "cannot decode",
+	ItemVersioned:  "versioned entity in a batch write",
+}
+
+// String describes the problem.
+func (p ItemProblem) String() string { return problemString(itemProblemText, p) }
+
+// ItemError reports an item that cannot be written or read. It is returned
+// before any request is sent. It wraps [ErrInvalidItem] and, when there is
+// one, the cause (for example the error of a keys codec, so
+// errors.Is(err, keys.ErrSeparator) holds).
+type ItemError struct {
+	Entity    string      // the entity-type name
+	Index     string      // the index whose key is concerned, if any
+	Attribute string      // the attribute concerned, if any
+	Problem   ItemProblem // what is wrong
+	Detail    string      // the facts: the value, the size...
+	Err       error       // the cause, if any
+}
+
+func (e *ItemError) Error() string {
+	detail := e.Detail
+	if e.Err != nil {
+		detail = joinDetail(detail, e.Err.Error())
+	}
+	return describe(ErrInvalidItem, e.Problem.String(), detail,
+		"entity", e.Entity, "index", e.Index, "attribute", e.Attribute)
+}
+
+// Unwrap returns [ErrInvalidItem] and the cause.
+func (e *ItemError) Unwrap() []error { return wrapBoth(ErrInvalidItem, e.Err) }
+
+// OptionError reports an option that does not apply to an operation, or an
+// invalid option value. It wraps [ErrInvalidOption].
+type OptionError struct {
+	Op     string // the operation
+	Option string // the option
+	Detail string // why it is refused
+}
+
+func (e *OptionError) Error() string {
+	return describe(ErrInvalidOption, e.Option, e.Detail, "op", e.Op)
+}
+
+// Unwrap returns [ErrInvalidOption].
+func (e *OptionError) Unwrap() error { return ErrInvalidOption }
+
+// EntityTypeError reports an item whose entity-type attribute is not the
+// expected one. It wraps [ErrWrongEntityType] when Want is set, and
+// [ErrUnknownEntityType] when no entity of the table has the type.
+type EntityTypeError struct {
+	Want string // the expected type; empty when decoding any registered type
+	Got  string // the item's type; empty when the attribute is missing
+}
+
+func (e *EntityTypeError) Error() string {
+	got := e.Got
+	if got == "" {
+		got = "(no entity-type attribute)"
+	}
+	if e.Want == "" {
+		return fmt.Sprintf("%v %q", ErrUnknownEntityType, got)
+	}
+	return fmt.Sprintf("%v: got %q, want %q", ErrWrongEntityType, got, e.Want)
+}
+
+// Unwrap returns [ErrWrongEntityType] or [ErrUnknownEntityType].
+func (e *EntityTypeError) Unwrap() error {
+	if e.Want == "" {
+		return ErrUnknownEntityType
+	}
+	return ErrWrongEntityType
+}
+
+// ConditionError reports a conditional write that DynamoDB refused, with
+// what the stored item held. It wraps [ErrAlreadyExists], [ErrNotFound],
+// [ErrVersionConflict] or [ErrWrongEntityType].
+type ConditionError struct {
+	Err       error  // the sentinel
+	Expected  int64  // the version the write expected (versioned entities)
+	Actual    int64  // the stored version, when an item was found
+	Found     bool   // whether an item was stored under the key
+	FoundType string // the stored item's entity type, when found
+}
+
+func (e *ConditionError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	switch {
+	case errors.Is(e.Err, ErrVersionConflict) && e.Found:
+		fmt.Fprintf(&b, ": expected version %d, stored version %d", e.Expected, e.Actual)
+	case errors.Is(e.Err, ErrVersionConflict):
+		fmt.Fprintf(&b, ": expected version %d, no item stored", e.Expected)
+	case errors.Is(e.Err, ErrWrongEntityType):
+		fmt.Fprintf(&b, ": stored item is a %q", e.FoundType)
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel.
+func (e *ConditionError) Unwrap() error { return e.Err }
+
+// KeyChangedError reports a modification that changed the primary key. It
+// wraps [ErrKeyChanged].
+type KeyChangedError struct {
+	Old, New string // the keys, as [Key.String] prints them
+}
+
+func (e *KeyChangedError) Error() string {
+	return fmt.Sprintf("%v: from %s to %s; write the new item with Put and delete the old one", ErrKeyChanged, e.Old, e.New)
+}
+
+// Unwrap returns [ErrKeyChanged].
+func (e *KeyChangedError) Unwrap() error { return ErrKeyChanged }
+
+// DuplicateKeyError reports two requests of one batch with the same key. It
+// wraps [ErrDuplicateKey].
+type DuplicateKeyError struct {
+	Key           string // the key, as [Key.String] prints it
+	First, Second int    // the positions of the two requests
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("%v: %s at positions %d and %d", ErrDuplicateKey, e.Key, e.First, e.Second)
+}
+
+// Unwrap returns [ErrDuplicateKey].
+func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
+
+// OpError reports a failed request: which operation, on which entity and
+// key, and why (a [*ConditionError], [ErrNotFound], or the SDK's error).
+type OpError struct {
+	Op     string // the operation: "Put", "Get", "Update", "Modify", "Delete"
+	Entity string // the entity-type name
+	Key    string // the key, as [Key.String] prints it
+	Err    error  // the cause
+}
+
+func (e *OpError) Error() string {
+	return fmt.Sprintf("keyfirst: %s %s %s: %v", e.Op, e.Entity, e.Key, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *OpError) Unwrap() error { return e.Err }
+
+func problemString[P ~uint8](texts map[P]string, p P) string {
+	if s, ok := texts[p]; ok {
+		return s
+	}
+	return fmt.Sprintf("problem %d", uint8(p))
+}
+
+// describe formats "sentinel: problem (k "v", ...): detail", leaving out
+// empty facts.
+func describe(sentinel error, problem, detail string, facts ...string) string {
+	var b strings.Builder
+	b.WriteString(sentinel.Error())
+	b.WriteString(": ")
+	b.WriteString(problem)
+	sep := " ("
+	for i := 0; i+1 < len(facts); i += 2 {
+		if facts[i+1] == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s %q", sep, facts[i], facts[i+1])
+		sep = ", "
+	}
+	if sep == ", " {
+		b.WriteString(")")
+	}
+	if detail != "" {
+		b.WriteString(": ")
+		b.WriteString(detail)
+	}
+	return b.String()
+}
+
+func joinDetail(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + ": " + b
+}
+
+func wrapBoth(sentinel, cause error) []error {
+	if cause == nil {
+		return []error{sentinel}
+	}
+	return []error{sentinel, cause}
+}

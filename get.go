@@ -1,0 +1,55 @@
+package keyfirst
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// Get reads the item with key (one GetItem) and decodes it. A missing item
+// is an [*OpError] wrapping [ErrNotFound]; an item of another entity type
+// under that key wraps [ErrWrongEntityType]. [ConsistentRead] asks for a
+// strongly consistent read.
+func (e *Entity[T]) Get(ctx context.Context, api GetItemAPI, key Key[T], optFns ...func(*Options)) (T, error) {
+	var zero T
+	o, err := buildOptions("Get", acceptConsistentRead, optFns)
+	if err != nil {
+		return zero, err
+	}
+	if err := e.checkKey(key); err != nil {
+		return zero, err
+	}
+	in := &dynamodb.GetItemInput{
+		TableName:              aws.String(e.table.name),
+		Key:                    e.keyMap(key),
+		ReturnConsumedCapacity: o.returnCapacity(),
+	}
+	if o.ConsistentRead {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	out, err := api.GetItem(ctx, in)
+	if out != nil {
+		o.Capacity.addOne(false, out.ConsumedCapacity)
+	}
+	if err != nil {
+		return zero, e.opError("Get", key, err)
+	}
+	if len(out.Item) == 0 {
+		return zero, e.opError("Get", key, ErrNotFound)
+	}
+	v, err := e.decode(out.Item)
+	if err != nil {
+		return zero, e.opError("Get", key, err)
+	}
+	return v, nil
+}
+
+// checkKey refuses the zero Key, which no item has.
+func (e *Entity[T]) checkKey(k Key[T]) error {
+	if k.IsZero() {
+		return &ItemError{Entity: e.typeName, Attribute: e.pk.attr.Name, Problem: ItemMissingKey,
+			Detail: "the zero Key; derive keys with Entity.Key"}
+	}
+	return nil
+}

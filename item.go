@@ -1,0 +1,294 @@
+package keyfirst
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// MaxItemSize is DynamoDB's item size limit, 400 KB.
+const MaxItemSize = 400 * 1024
+
+// itemPlan is the one decision every write path shares: the complete item
+// with every derived attribute recomputed from T, and the derived index
+// attributes the item does not have (which an update REMOVEs and a put
+// leaves out).
+type itemPlan[T any] struct {
+	item   map[string]types.AttributeValue
+	remove []string
+	key    Key[T]
+}
+
+// Item returns the complete item that [Entity.Put] would write for v: T's
+// fields, the entity-type attribute, the primary key and, for each index
+// the item belongs to, the derived index key attributes. The version
+// attribute holds v's version as it is (Put writes the next one). Errors
+// are [*ItemError] values.
+func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
+	p, err := e.plan(&v, -1)
+	return p.item, err
+}
+
+// plan builds the item for *v. version >= 0 replaces the version
+// attribute's value; -1 keeps T's.
+func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
+	var p itemPlan[T]
+	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
+
+	pk, err := e.derivePrimary(e.pk, *v)
+	if err != nil {
+		return p, err
+	}
+	p.item[e.pk.attr.Name] = pk
+	p.key.pk = partOf(pk)
+	if e.hasSK {
+		sk, err := e.derivePrimary(e.sk, *v)
+		if err != nil {
+			return p, err
+		}
+		p.item[e.sk.attr.Name] = sk
+		p.key.sk = partOf(sk)
+	}
+
+	for gi := range e.groups {
+		if err := e.deriveGroup(&e.groups[gi], *v, &p); err != nil {
+			return p, err
+		}
+	}
+
+	if err := e.codec.Encode(reflect.ValueOf(v).Elem(), p.item); err != nil {
+		return p, &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
+	}
+	p.item[e.table.typeAttr] = &types.AttributeValueMemberS{Value: e.typeName}
+	if e.version != "" && version >= 0 {
+		p.item[e.version] = &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)}
+	}
+
+	// Index keys that are fields of T: absent leaves the index, present
+	// must be a valid key value.
+	for gi := range e.groups {
+		for _, d := range e.groups[gi].fields {
+			av, ok := p.item[d.attr.Name]
+			if !ok {
+				continue
+			}
+			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
+				return p, e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
+			}
+			if err := e.checkKeyValue(d, av); err != nil {
+				return p, err
+			}
+		}
+	}
+
+	if size := itemSize(p.item); size > MaxItemSize {
+		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
+			Detail: fmt.Sprintf("about %d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
+	}
+	return p, nil
+}
+
+// deriveGroup runs the derivations of one index: all of them present puts
+// the item in the index, any of them absent keeps it out (every derived
+// attribute of the index removed).
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) error {
+	in := true
+	var vals [MaxKeyAttributes * 2]types.AttributeValue
+	for i, d := range g.derived {
+		av, ok, err := d.fn(v)
+		if err != nil {
+			return e.itemError(d, ItemDerive, "", err)
+		}
+		if !ok {
+			in = false
+			continue
+		}
+		if err := e.checkKeyValue(d, av); err != nil {
+			return err
+		}
+		vals[i] = av
+	}
+	for i, d := range g.derived {
+		if in {
+			p.item[d.attr.Name] = vals[i]
+		} else {
+			p.remove = append(p.remove, d.attr.Name)
+		}
+	}
+	return nil
+}
+
+// derivePrimary runs a primary key derivation, which must give a value.
+func (e *Entity[T]) derivePrimary(d derivation[T], v T) (types.AttributeValue, error) {
+	av, ok, err := d.fn(v)
+	if err != nil {
+		return nil, e.itemError(d, ItemDerive, "", err)
+	}
+	if !ok {
+		return nil, e.itemError(d, ItemMissingKey, "a primary key derivation must always give a value", nil)
+	}
+	if err := e.checkKeyValue(d, av); err != nil {
+		return nil, err
+	}
+	return av, nil
+}
+
+// checkKeyValue refuses what DynamoDB refuses as a key value: the wrong
+// type, an empty string or binary, an over-long value, an invalid number.
+func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) error {
+	size := 0
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		if d.attr.Type != types.ScalarAttributeTypeS {
+			break
+		}
+		if x.Value == "" {
+			return e.itemError(d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+		}
+		size = len(x.Value)
+	case *types.AttributeValueMemberN:
+		if d.attr.Type != types.ScalarAttributeTypeN {
+			break
+		}
+		if !validNumber(x.Value) {
+			return e.itemError(d, ItemBadNumber, fmt.Sprintf("%q", x.Value), nil)
+		}
+		return nil
+	case *types.AttributeValueMemberB:
+		if d.attr.Type != types.ScalarAttributeTypeB {
+			break
+		}
+		if len(x.Value) == 0 {
+			return e.itemError(d, ItemEmptyKey, "an empty binary is never a key value", nil)
+		}
+		size = len(x.Value)
+	}
+	if size == 0 {
+		return e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+	}
+	if size > d.limit {
+		return e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+	}
+	return nil
+}
+
+func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err error) *ItemError {
+	return &ItemError{Entity: e.typeName, Index: d.index, Attribute: d.attr.Name, Problem: p, Detail: detail, Err: err}
+}
+
+// decode decodes a stored item of this entity type into T.
+func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
+	var out T
+	if got := itemType(item, e.table.typeAttr); got != e.typeName {
+		return out, &EntityTypeError{Want: e.typeName, Got: got}
+	}
+	if err := e.codec.Decode(item, reflect.ValueOf(&out).Elem()); err != nil {
+		return out, &ItemError{Entity: e.typeName, Problem: ItemDecode, Err: err}
+	}
+	return out, nil
+}
+
+// Decode decodes an item of this entity type into T. An item of another
+// entity type, or without the entity-type attribute, is an
+// [*EntityTypeError] wrapping [ErrWrongEntityType]; an attribute that does
+// not fit its field is an [*ItemError] with [ItemDecode].
+func (e *Entity[T]) Decode(item map[string]types.AttributeValue) (T, error) {
+	return e.decode(item)
+}
+
+// versionOf reads the version field of v (0 without a version attribute).
+func (e *Entity[T]) versionOf(v *T) int64 {
+	if e.version == "" {
+		return 0
+	}
+	return e.codec.Int(reflect.ValueOf(v).Elem(), e.version)
+}
+
+// setVersion stores n in the version field of v.
+func (e *Entity[T]) setVersion(v *T, n int64) {
+	if e.version != "" {
+		e.codec.SetInt(reflect.ValueOf(v).Elem(), e.version, n)
+	}
+}
+
+func avTypeName(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case nil:
+		return "nothing"
+	}
+	return fmt.Sprintf("%T", av)
+}
+
+// validNumber checks DynamoDB's number syntax: an optional sign, digits
+// with an optional fraction, an optional exponent, at most 38 significant
+// digits.
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits, significant, leading := 0, 0, true
+	trailingZeros := 0
+	dot := false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			if c == '0' && leading {
+				continue
+			}
+			leading = false
+			significant++
+			if c == '0' {
+				trailingZeros++
+			} else {
+				trailingZeros = 0
+			}
+		case c == '.' && !dot:
+			dot = true
+		case c == 'e' || c == 'E':
+			if digits == 0 {
+				return false
+			}
+			exp := s[i+1:]
+			if exp != "" && (exp[0] == '-' || exp[0] == '+') {
+				exp = exp[1:]
+			}
+			if exp == "" {
+				return false
+			}
+			for j := 0; j < len(exp); j++ {
+				if exp[j] < '0' || exp[j] > '9' {
+					return false
+				}
+			}
+			return significant-trailingZeros <= 38
+		default:
+			return false
+		}
+	}
+	return digits > 0 && significant-trailingZeros <= 38
+}

@@ -1,0 +1,114 @@
+package keyfirst
+
+import (
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Key is the primary key of an item of entity type T. Get one from
+// [Entity.Key], which derives it from a T whose key fields are set, and pass
+// it to [Entity.Get], [Entity.BatchGet] or [Entity.Modify]. A Key is a small
+// comparable value: use it as a map key. Its type parameter keeps the key of
+// one entity type from being used with another.
+type Key[T any] struct {
+	pk, sk keyPart
+	_      [0]*T
+}
+
+// keyPart is one key attribute value in comparable form.
+type keyPart struct {
+	typ types.ScalarAttributeType
+	val string // the S or N text, or the B bytes
+}
+
+// IsZero reports whether k is the zero Key (not derived from an item).
+func (k Key[T]) IsZero() bool { return k.pk.typ == "" }
+
+// String prints the key's values: ("CUST#c1", "ORDER#o1").
+func (k Key[T]) String() string {
+	var b strings.Builder
+	b.WriteByte('(')
+	k.pk.write(&b)
+	if k.sk.typ != "" {
+		b.WriteString(", ")
+		k.sk.write(&b)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func (p keyPart) write(b *strings.Builder) {
+	switch p.typ {
+	case types.ScalarAttributeTypeS:
+		b.WriteString(strconv.Quote(p.val))
+	case types.ScalarAttributeTypeB:
+		b.WriteString("0x")
+		b.WriteString(hex.EncodeToString([]byte(p.val)))
+	default:
+		b.WriteString(p.val)
+	}
+}
+
+func partOf(av types.AttributeValue) keyPart {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return keyPart{types.ScalarAttributeTypeS, x.Value}
+	case *types.AttributeValueMemberN:
+		return keyPart{types.ScalarAttributeTypeN, x.Value}
+	case *types.AttributeValueMemberB:
+		return keyPart{types.ScalarAttributeTypeB, string(x.Value)}
+	}
+	return keyPart{}
+}
+
+func (p keyPart) value() types.AttributeValue {
+	switch p.typ {
+	case types.ScalarAttributeTypeS:
+		return &types.AttributeValueMemberS{Value: p.val}
+	case types.ScalarAttributeTypeN:
+		return &types.AttributeValueMemberN{Value: p.val}
+	}
+	return &types.AttributeValueMemberB{Value: []byte(p.val)}
+}
+
+// Key derives the primary key of item, running only the primary key
+// derivations: item needs only the fields they read. A derivation error, or
+// an empty or mistyped value, is an [*ItemError].
+func (e *Entity[T]) Key(item T) (Key[T], error) {
+	var k Key[T]
+	av, err := e.derivePrimary(e.pk, item)
+	if err != nil {
+		return k, err
+	}
+	k.pk = partOf(av)
+	if e.hasSK {
+		av, err := e.derivePrimary(e.sk, item)
+		if err != nil {
+			return Key[T]{}, err
+		}
+		k.sk = partOf(av)
+	}
+	return k, nil
+}
+
+// keyMap is the Key attribute map of a request.
+func (e *Entity[T]) keyMap(k Key[T]) map[string]types.AttributeValue {
+	m := make(map[string]types.AttributeValue, 2)
+	m[e.pk.attr.Name] = k.pk.value()
+	if e.hasSK {
+		m[e.sk.attr.Name] = k.sk.value()
+	}
+	return m
+}
+
+// keyOfItem reads the primary key of a stored item.
+func (e *Entity[T]) keyOfItem(item map[string]types.AttributeValue) Key[T] {
+	k := Key[T]{pk: partOf(item[e.pk.attr.Name])}
+	if e.hasSK {
+		k.sk = partOf(item[e.sk.attr.Name])
+	}
+	return k
+}

@@ -1,0 +1,92 @@
+package keyfirst
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst/internal/backoff"
+)
+
+// Modify changes the stored item with key by a read-modify-write: it reads
+// the item (consistently), calls fn on it, derives every key attribute from
+// the modified item, and writes it with the same UpdateItem as
+// [Entity.Update], guarded by a condition that the stored item is still the
+// one read: its version for a versioned entity, otherwise every attribute
+// of the read image. When another writer came first, Modify reads again and
+// calls fn again on the fresh item (so fn must only depend on the item it
+// receives), up to [Options.MaxAttempts] attempts (default 10) with
+// exponential backoff and full jitter; after the last one the error wraps
+// [ErrVersionConflict]. With N concurrent writers, N attempts always
+// suffice: each failed attempt means another writer succeeded.
+//
+// An error from fn ends Modify with that error and writes nothing. fn must
+// not change the primary key ([ErrKeyChanged]: to move an item, Put the new
+// one and Delete the old). A missing item is [ErrNotFound].
+func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn func(*T) error, optFns ...func(*Options)) (T, error) {
+	var zero T
+	o, err := buildOptions("Modify", acceptRetry, optFns)
+	if err != nil {
+		return zero, err
+	}
+	if err := e.checkKey(key); err != nil {
+		return zero, err
+	}
+	attempts := o.MaxAttempts
+	if attempts == 0 {
+		attempts = defaultModifyAttempts
+	}
+	policy := o.backoff()
+	for attempt := 0; ; attempt++ {
+		out, err := api.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName:              aws.String(e.table.name),
+			Key:                    e.keyMap(key),
+			ConsistentRead:         aws.Bool(true),
+			ReturnConsumedCapacity: o.returnCapacity(),
+		})
+		if out != nil {
+			o.Capacity.addOne(false, out.ConsumedCapacity)
+		}
+		if err != nil {
+			return zero, e.opError("Modify", key, err)
+		}
+		if len(out.Item) == 0 {
+			return zero, e.opError("Modify", key, ErrNotFound)
+		}
+		v, err := e.decode(out.Item)
+		if err != nil {
+			return zero, e.opError("Modify", key, err)
+		}
+		expected, next := e.versionOf(&v), int64(-1)
+		if err := fn(&v); err != nil {
+			return zero, err
+		}
+		newKey, err := e.Key(v)
+		if err != nil {
+			return zero, err
+		}
+		if newKey != key {
+			return zero, &KeyChangedError{Old: key.String(), New: newKey.String()}
+		}
+		var cond expression.ConditionBuilder
+		if e.version != "" {
+			next = expected + 1
+			cond = e.hasVersion(expected)
+		} else {
+			cond = e.unchanged(out.Item)
+		}
+		written, err := e.update(ctx, api, "Modify", v, expected, next, cond, o)
+		if err == nil {
+			return written, nil
+		}
+		if !errors.Is(err, ErrVersionConflict) || attempt+1 >= attempts {
+			return zero, err
+		}
+		if err := backoff.Sleep(ctx, policy.Delay(attempt)); err != nil {
+			return zero, e.opError("Modify", key, errors.Join(err, ErrVersionConflict))
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package keyfirst
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Decode decodes an item of any entity type registered on the table (with
+// [NewEntity]) into its Go type, chosen by the item's entity-type
+// attribute: the way to read a mixed item collection (a repo and its
+// issues). The result holds a T, not a *T; use a type switch:
+//
+//	switch v := v.(type) {
+//	case Repo: ...
+//	case Issue: ...
+//	}
+//
+// An item without the attribute, or of an unregistered type, is an
+// [*EntityTypeError] wrapping [ErrUnknownEntityType].
+func (t *Table) Decode(item map[string]types.AttributeValue) (any, error) {
+	name := itemType(item, t.typeAttr)
+	t.mu.RLock()
+	r, ok := t.entities[name]
+	t.mu.RUnlock()
+	if !ok {
+		return nil, &EntityTypeError{Got: name}
+	}
+	return r.decode(item)
+}
+
+// EntityTypes returns the names of the entity types registered on the
+// table, in registration order.
+func (t *Table) EntityTypes() []string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return slices.Clone(t.entityOrder)
+}
+
+// EntityType returns the entity-type name stored in an item ("" when the
+// item has no entity-type attribute).
+func (t *Table) EntityType(item map[string]types.AttributeValue) string {
+	return itemType(item, t.typeAttr)
+}
+
+func (t *Table) register(name string, r registered) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, dup := t.entities[name]; dup {
+		return fmt.Errorf("table %q already has an entity %q", t.name, name)
+	}
+	t.entities[name] = r
+	t.entityOrder = append(t.entityOrder, name)
+	return nil
+}
+
+func itemType(item map[string]types.AttributeValue, attr string) string {
+	if s, ok := item[attr].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// limit is the maximum size of a value of key attribute name: 2048 bytes
+// for a partition key, 1024 for a sort key (the stricter when the attribute
+// is both, in different indexes).
+func (t *Table) limit(name string) int {
+	limit := 2048
+	for _, k := range append([]KeySchema{t.primary}, t.indexes...) {
+		for _, a := range k.SortKey {
+			if a.Name == name {
+				limit = 1024
+			}
+		}
+	}
+	return limit
+}
+
+func (t *Table) isKeyAttribute(name string) bool {
+	_, ok := t.attrTypes[name]
+	return ok
+}
+
+func (t *Table) indexNames() []string {
+	out := make([]string, len(t.indexes))
+	for i, ix := range t.indexes {
+		out[i] = ix.IndexName
+	}
+	return out
+}

@@ -1,0 +1,72 @@
+package keyfirst
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Update replaces the stored item with item, which must exist and be of
+// this entity type ([ErrNotFound], [ErrWrongEntityType] otherwise), in one
+// UpdateItem computed from the complete new item: it SETs every attribute
+// the item has (its fields and every derived key), and REMOVEs the derived
+// attributes of every index the item no longer belongs to and the fields
+// the item leaves out (omitempty). No derived attribute can go stale,
+// whatever field changed. Attributes that neither T nor its derivations
+// know are kept (where Put would drop them).
+//
+// For a versioned entity the stored item must have item's version
+// ([ErrVersionConflict] otherwise); it is stored with the next version,
+// which the returned item carries. To change a few fields of the stored
+// item rather than write a complete one, use [Entity.Modify].
+func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, item T, optFns ...func(*Options)) (T, error) {
+	o, err := buildOptions("Update", 0, optFns)
+	if err != nil {
+		return item, err
+	}
+	expected, next := int64(0), int64(-1)
+	cond := e.isOwnType()
+	if e.version != "" {
+		expected = e.versionOf(&item)
+		next = expected + 1
+		cond = e.hasVersion(expected)
+	}
+	return e.update(ctx, api, "Update", item, expected, next, cond, o)
+}
+
+// update writes the planned item with one conditional UpdateItem: the
+// write path of Update and Modify.
+func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, expected, next int64,
+	cond expression.ConditionBuilder, o Options) (T, error) {
+	p, err := e.plan(&item, next)
+	if err != nil {
+		return item, err
+	}
+	x, err := e.updateExpression(p, cond)
+	if err != nil {
+		return item, err
+	}
+	out, err := api.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(p.key),
+		UpdateExpression:                    x.Update(),
+		ConditionExpression:                 x.Condition(),
+		ExpressionAttributeNames:            x.Names(),
+		ExpressionAttributeValues:           x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              o.returnCapacity(),
+	})
+	if out != nil {
+		o.Capacity.addOne(true, out.ConsumedCapacity)
+	}
+	if err != nil {
+		return item, e.opError(op, p.key, e.conditionFailed(err, expected, false))
+	}
+	if next >= 0 {
+		e.setVersion(&item, next)
+	}
+	return item, nil
+}
