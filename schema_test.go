@@ -68,7 +68,10 @@ func TestNewTableRefusesBadSchemas(t *testing.T) {
 		{"LSI without sort key", func(sp *keyfirst.TableSpec) { sp.LSIs[0].SortKey = nil }, keyfirst.SchemaKeyAttributes, "by-total", ""},
 		{"LSI with another partition key", func(sp *keyfirst.TableSpec) { sp.LSIs[0].PartitionKey = attrs(s("customer")) }, keyfirst.SchemaLSIPartitionKey, "by-total", ""},
 		{"LSI on a table without sort key", func(sp *keyfirst.TableSpec) { sp.SortKey = keyfirst.Attribute{} }, keyfirst.SchemaLSIWithoutSortKey, "by-total", ""},
-		{"attribute with two types", func(sp *keyfirst.TableSpec) { sp.GSIs[0].SortKey = attrs(n("total")); sp.LSIs[0].SortKey = attrs(s("total")) }, keyfirst.SchemaTypeConflict, "by-total", "total"},
+		{"attribute with two types", func(sp *keyfirst.TableSpec) {
+			sp.GSIs[0].SortKey = attrs(n("total"))
+			sp.LSIs[0].SortKey = attrs(s("total"))
+		}, keyfirst.SchemaTypeConflict, "by-total", "total"},
 		{"table key reused with another type", func(sp *keyfirst.TableSpec) { sp.GSIs[0].PartitionKey = attrs(n("PK")) }, keyfirst.SchemaTypeConflict, "GSI1", "PK"},
 		{"INCLUDE without attributes", func(sp *keyfirst.TableSpec) { sp.LSIs[0].Projection = keyfirst.Include() }, keyfirst.SchemaProjection, "by-total", ""},
 		{"attributes without INCLUDE", func(sp *keyfirst.TableSpec) {
