@@ -1,0 +1,219 @@
+package keys
+
+import "strings"
+
+// Options configures a composite key ([NewKey1] .. [NewKey4]). The zero
+// value is valid: separator '#', no literal prefix.
+type Options struct {
+	// Separator goes between segments. Zero means [DefaultSeparator] ('#').
+	// It must be one of ! " # $ % & ' ( ) * + : these sort below every
+	// character a segment may hold, which is what makes concatenation
+	// preserve the order of the values ([ErrDefinition] otherwise).
+	Separator byte
+	// Prefix is a literal first segment, an entity-type marker such as
+	// ORDER, EVT, ISSUE or REPO. Empty means none. It follows the rules of
+	// an [ID].
+	Prefix string
+}
+
+// WithPrefix returns an option that starts every key with the literal
+// segment p: NewKey1(keys.ID[string](), keys.WithPrefix("REPO")) encodes
+// "keyfirst" as REPO#keyfirst.
+func WithPrefix(p string) func(*Options) {
+	return func(o *Options) { o.Prefix = p }
+}
+
+// WithSeparator returns an option that separates segments with sep instead
+// of '#'.
+func WithSeparator(sep byte) func(*Options) {
+	return func(o *Options) { o.Separator = sep }
+}
+
+// definer is what a key needs to validate its codecs, whatever their type.
+type definer interface {
+	check(sep byte) error
+	kind() string
+}
+
+// layout is the untyped part of a composite key: separator, prefix and the
+// number of typed segments. A zero layout (n == 0) is a zero Key value.
+type layout struct {
+	sep    byte
+	prefix string
+	head   string // prefix + sep, or "" without a prefix
+	n      int
+}
+
+var errZeroKey = defErr(nil, "zero Key value: build keys with NewKey1 .. NewKey4")
+
+// newLayout applies opts and validates them and the codecs.
+func newLayout(opts []func(*Options), codecs ...definer) (layout, error) {
+	var o Options
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.Separator == 0 {
+		o.Separator = DefaultSeparator
+	}
+	l := layout{sep: o.Separator, prefix: o.Prefix, n: len(codecs)}
+	if !validSeparator(l.sep) {
+		return layout{}, defErr(nil, "separator %q is not one of ! \" # $ %% & ' ( ) * +", l.sep)
+	}
+	if o.Prefix != "" {
+		if err := checkChars(o.Prefix, l.sep); err != nil {
+			return layout{}, segErr(0, "prefix", o.Prefix, defErr(err, "prefix %q", o.Prefix))
+		}
+		l.head = o.Prefix + string(l.sep)
+	}
+	for i, c := range codecs {
+		if c == nil {
+			return layout{}, segErr(i+1, "key", "", defErr(nil, "nil codec"))
+		}
+		if err := c.check(l.sep); err != nil {
+			return layout{}, segErr(i+1, c.kind(), "", err)
+		}
+	}
+	return l, nil
+}
+
+// size is the length of the key made of ps.
+func (l *layout) size(ps []piece) int {
+	n := len(l.head) + len(ps) - 1
+	for i := range ps {
+		n += ps[i].size()
+	}
+	return n
+}
+
+// encode joins ps into a key with exactly one allocation.
+func (l *layout) encode(ps []piece) string {
+	var b strings.Builder
+	b.Grow(l.size(ps))
+	b.WriteString(l.head)
+	for i := range ps {
+		if i > 0 {
+			b.WriteByte(l.sep)
+		}
+		if ps[i].n == 0 {
+			b.WriteString(ps[i].s)
+		} else {
+			b.Write(ps[i].buf[:ps[i].n])
+		}
+	}
+	return b.String()
+}
+
+// append appends the key made of ps to dst.
+func (l *layout) append(dst []byte, ps []piece) []byte {
+	dst = append(dst, l.head...)
+	for i := range ps {
+		if i > 0 {
+			dst = append(dst, l.sep)
+		}
+		dst = ps[i].appendTo(dst)
+	}
+	return dst
+}
+
+// parts returns the segments of ps as separate strings.
+func (l *layout) parts(ps []piece) []string {
+	out := make([]string, len(ps))
+	for i := range ps {
+		out[i] = ps[i].String()
+	}
+	return out
+}
+
+// split cuts s into exactly len(segs) segments after the prefix, without
+// allocating (segs share s's memory).
+func (l *layout) split(s string, segs []string) error {
+	if l.n == 0 {
+		return errZeroKey
+	}
+	rest := s
+	if l.head != "" {
+		if !strings.HasPrefix(s, l.head) {
+			return segErr(0, "prefix", s, ErrMalformed)
+		}
+		rest = s[len(l.head):]
+	}
+	last := len(segs) - 1
+	for i := range last {
+		j := strings.IndexByte(rest, l.sep)
+		if j < 0 {
+			return segErr(i+2, "key", s, ErrMalformed) // segment i+2 is missing
+		}
+		segs[i], rest = rest[:j], rest[j+1:]
+	}
+	if strings.IndexByte(rest, l.sep) >= 0 {
+		return segErr(len(segs)+1, "key", s, ErrMalformed) // one segment too many
+	}
+	segs[last] = rest
+	return nil
+}
+
+// ready reports whether the key was built by a constructor.
+func (l *layout) ready() error {
+	if l.n == 0 {
+		return errZeroKey
+	}
+	return nil
+}
+
+// rangeOver returns the Range over segment len(fixed)+1 with the segments
+// before it fixed to fixed (err: the error encoding them).
+func rangeOver[V any](l *layout, c Codec[V], fixed []piece, err error) Range[V] {
+	if err == nil {
+		err = l.ready()
+	}
+	if err != nil {
+		return Range[V]{err: err}
+	}
+	r := Range[V]{
+		c:       c,
+		sep:     l.sep,
+		segment: len(fixed) + 1,
+		last:    len(fixed)+1 == l.n,
+		equal:   l.parts(fixed),
+	}
+	if len(fixed) > 0 {
+		r.head = l.encode(fixed) + string(l.sep)
+	} else {
+		r.head = l.head
+	}
+	return r
+}
+
+// anchor returns the Anchor at the key made of ps.
+func (l *layout) anchor(ps []piece, err error) Anchor {
+	if err == nil {
+		err = l.ready()
+	}
+	if err != nil {
+		return Anchor{err: err}
+	}
+	return Anchor{key: l.encode(ps)}
+}
+
+// start is the Anchor below every key of this shape: its prefix.
+func (l *layout) start() Anchor {
+	if err := l.ready(); err != nil {
+		return Anchor{err: err}
+	}
+	if l.head == "" {
+		return Anchor{err: ErrNoCondition}
+	}
+	return Anchor{key: l.head}
+}
+
+// end is the Anchor above every key of this shape: the prefix followed by
+// the separator's successor.
+func (l *layout) end() Anchor {
+	if err := l.ready(); err != nil {
+		return Anchor{err: err}
+	}
+	if l.head == "" {
+		return Anchor{err: ErrNoCondition}
+	}
+	return Anchor{key: l.prefix + string(l.sep+1)}
+}

@@ -1,0 +1,268 @@
+package keys
+
+import (
+	"fmt"
+	"time"
+)
+
+// Precision is the finest unit a [Time] codec keeps. It fixes the width of
+// the encoding, so that byte order is chronological order.
+type Precision uint8
+
+// Precisions of a [Time] codec, with the encoding of 1 July 2019 at each.
+const (
+	Second Precision = iota + 1 // 2019-07-01T00:00:00
+	Milli                       // 2019-07-01T00:00:00.000
+	Micro                       // 2019-07-01T00:00:00.000000
+	Nano                        // 2019-07-01T00:00:00.000000000
+)
+
+// digits is the number of fractional digits.
+func (p Precision) digits() int { return 3 * int(p-Second) }
+
+// unit is the duration of one step at this precision.
+func (p Precision) unit() time.Duration {
+	return [...]time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}[p-Second]
+}
+
+// String returns the precision's name ("second", "milli", "micro", "nano").
+func (p Precision) String() string {
+	if p < Second || p > Nano {
+		return fmt.Sprintf("Precision(%d)", uint8(p))
+	}
+	return [...]string{"second", "milli", "micro", "nano"}[p-Second]
+}
+
+// TimeOptions configures a [Time] codec.
+type TimeOptions struct {
+	// Z appends ISO-8601's UTC designator "Z" to every encoding
+	// (2026-06-23T00:00:00Z, the audit-log keys of seed 003). It changes
+	// nothing about order; without it the segment is still UTC.
+	Z bool
+}
+
+// WithZ is an option for [Time] that appends the "Z" designator.
+func WithZ(o *TimeOptions) { o.Z = true }
+
+// Time returns a codec for [time.Time] as fixed-width ISO-8601 in UTC at
+// precision p: 2019-07-01T00:00:00.000000 at [Micro], with [WithZ]
+// 2026-06-23T00:00:00Z at [Second].
+//
+// A time in another zone encodes as the same instant in UTC, so two times
+// that are Equal have the same encoding. Digits below the precision are
+// truncated toward the past (never rounded, so a value never moves into the
+// next second); the codec therefore compares times at its precision, and
+// Decode returns the truncated instant, in UTC. A UTC year outside
+// 0000-9999 is [ErrOutOfRange]. Decoding accepts exactly the strings the
+// codec produces: a day that does not exist (2019-02-29), hour 24 or leap
+// second 60 are [ErrMalformed].
+func Time(p Precision, opts ...func(*TimeOptions)) Codec[time.Time] {
+	var o TimeOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	c := timeCodec{p: p, z: o.Z}
+	if p < Second || p > Nano {
+		c.err = defErr(ErrOutOfRange, "time precision %d is not Second, Milli, Micro or Nano", uint8(p))
+		return c
+	}
+	c.width = len("2006-01-02T15:04:05")
+	if d := p.digits(); d > 0 {
+		c.width += 1 + d
+	}
+	if c.z {
+		c.width++
+	}
+	return c
+}
+
+type timeCodec struct {
+	p     Precision
+	z     bool
+	width int
+	err   error
+}
+
+// Append implements [Codec].
+func (c timeCodec) Append(dst []byte, sep byte, v time.Time) ([]byte, error) {
+	return appendWith[time.Time](c, dst, sep, v)
+}
+
+// Parse implements [Codec].
+func (c timeCodec) Parse(seg string, sep byte) (time.Time, error) {
+	return parseWith[time.Time](c, seg, sep)
+}
+
+func (c timeCodec) kind() string { return "time" }
+
+func (c timeCodec) check(byte) error { return c.err }
+
+// truncate drops the digits below the precision.
+func (c timeCodec) truncate(t time.Time) time.Time {
+	return t.Add(-(time.Duration(t.Nanosecond()) % c.p.unit()))
+}
+
+// The Unix seconds of the first and last encodable seconds.
+const (
+	minUnix = -62167219200 // 0000-01-01T00:00:00Z
+	maxUnix = 253402300799 // 9999-12-31T23:59:59Z
+)
+
+func (c timeCodec) encode(t time.Time, _ byte) (piece, error) {
+	var p piece
+	if c.err != nil {
+		return p, c.err
+	}
+	sec := t.Unix() // the instant, whatever t's zone
+	if sec < minUnix || sec > maxUnix {
+		return p, ErrOutOfRange
+	}
+	days, rem := sec/86400, sec%86400
+	if rem < 0 { // before 1970: floor, not truncation
+		days, rem = days-1, rem+86400
+	}
+	year, month, day := civil(days)
+	sod := uint64(rem)
+	b := p.buf[:0]
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, month, 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, sod/3600, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sod/60%60, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sod%60, 2)
+	if d := c.p.digits(); d > 0 {
+		b = append(b, '.')
+		b = appendDigits(b, uint64(t.Nanosecond())/uint64(c.p.unit()), d)
+	}
+	if c.z {
+		b = append(b, 'Z')
+	}
+	p.n = uint8(len(b))
+	return p, nil
+}
+
+// civil returns the proleptic Gregorian date of the day that is days after
+// 1970-01-01 (Howard Hinnant's civil_from_days), for years 0000-9999.
+func civil(days int64) (year, month, day uint64) {
+	z := uint64(days + 719468 + 146097) // days since -0400-03-01: positive from year -400 on
+	era := z / 146097
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	day = doy - (153*mp+2)/5 + 1
+	if mp < 10 {
+		month = mp + 3
+	} else {
+		month = mp - 9
+	}
+	year = yoe + era*400 - 400
+	if month <= 2 {
+		year++
+	}
+	return year, month, day
+}
+
+func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
+	if c.err != nil {
+		return time.Time{}, c.err
+	}
+	if s == "" {
+		return time.Time{}, ErrEmpty
+	}
+	if len(s) != c.width {
+		return time.Time{}, ErrMalformed
+	}
+	year, ok1 := parseDigits(s[0:4])
+	month, ok2 := parseDigits(s[5:7])
+	day, ok3 := parseDigits(s[8:10])
+	hour, ok4 := parseDigits(s[11:13])
+	minute, ok5 := parseDigits(s[14:16])
+	sec, ok6 := parseDigits(s[17:19])
+	ok := ok1 && ok2 && ok3 && ok4 && ok5 && ok6 &&
+		s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
+		month >= 1 && month <= 12 && day >= 1 && day <= uint64(daysIn(time.Month(month), int(year))) &&
+		hour <= 23 && minute <= 59 && sec <= 59
+	var frac uint64
+	rest := s[19:]
+	if d := c.p.digits(); d > 0 && ok {
+		var okf bool
+		frac, okf = parseDigits(rest[1 : 1+d])
+		ok = okf && rest[0] == '.'
+		rest = rest[1+d:]
+	}
+	if c.z && ok {
+		ok = rest == "Z"
+	}
+	if !ok {
+		return time.Time{}, ErrMalformed
+	}
+	ns := int(frac * uint64(c.p.unit()))
+	return time.Date(int(year), time.Month(month), int(day), int(hour), int(minute), int(sec), ns, time.UTC), nil
+}
+
+// minTime is the first instant a Time codec can encode.
+var minTime = time.Date(0, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+func (c timeCodec) prev(t time.Time, _ byte, _ int) (time.Time, bool) {
+	t = c.truncate(t).UTC()
+	if !t.After(minTime) {
+		return time.Time{}, false
+	}
+	return t.Add(-c.p.unit()), true
+}
+
+// daysIn returns the number of days of month m in year y (proleptic
+// Gregorian, as package time).
+func daysIn(m time.Month, y int) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// appendDigits appends v as exactly n decimal digits, zero-padded; v must
+// be below 10^n.
+func appendDigits(dst []byte, v uint64, n int) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, n)...)
+	i := start + n - 1
+	for ; i > start; i -= 2 { // two digits per division
+		q := v / 100
+		r := (v - q*100) * 2
+		dst[i-1], dst[i] = digitPairs[r], digitPairs[r+1]
+		v = q
+	}
+	if i == start {
+		dst[i] = byte('0' + v%10)
+	}
+	return dst
+}
+
+// digitPairs holds "00" through "99".
+const digitPairs = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"
+
+// parseDigits parses s, made only of ASCII digits (at most 19 of them),
+// as a decimal number.
+func parseDigits(s string) (uint64, bool) {
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	return v, len(s) > 0
+}
