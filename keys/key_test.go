@@ -140,9 +140,9 @@ func TestAllocations(t *testing.T) {
 		f    func()
 		want float64
 	}{
-		"Encode": {func() { _, _ = orderSK.Encode(Cancelled, july1, 12345) }, 1},
-		"Append": {func() { buf, _ = orderSK.Append(buf[:0], Cancelled, july1, 12345) }, 0},
-		"Decode": {func() { _, _, _, _ = orderSK.Decode("CANCELLED#2019-07-01T00:00:00.000000#0000012345") }, 0},
+		"Encode":    {func() { _, _ = orderSK.Encode(Cancelled, july1, 12345) }, 1},
+		"Append":    {func() { buf, _ = orderSK.Append(buf[:0], Cancelled, july1, 12345) }, 0},
+		"Decode":    {func() { _, _, _, _ = orderSK.Decode("CANCELLED#2019-07-01T00:00:00.000000#0000012345") }, 0},
 		"Decode ID": {func() { _, _ = repoPK.Decode("REPO#keyfirst") }, 0},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
