@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
@@ -200,11 +204,127 @@ func (c noCalls) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, 
 	return nil, c.fail("BatchWriteItem")
 }
 
-// must fails the test on an error.
-func must[V any](t testing.TB, v V, err error) V {
+// mustItem is e.Item(v), failing the test on an error.
+func mustItem[T any](t testing.TB, e *keyfirst.Entity[T], v T) map[string]types.AttributeValue {
 	t.Helper()
+	item, err := e.Item(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v
+	return item
+}
+
+// mustKey is e.Key(v), failing the test on an error.
+func mustKey[T any](t testing.TB, e *keyfirst.Entity[T], v T) keyfirst.Key[T] {
+	t.Helper()
+	k, err := e.Key(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// rawItem reads the stored item with a plain GetItem (nil when missing).
+func rawItem(t testing.TB, client *dynamodb.Client, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: &table, Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Item
+}
+
+// queryIDs runs a raw SDK Query with an equality on each partition
+// attribute and, when skName is set, begins_with(skName, skPrefix), and
+// returns the "id" (or, for KEYS_ONLY indexes, the SK) of each item.
+func queryIDs(t testing.TB, client *dynamodb.Client, table, index string, pk map[string]string, skName, skPrefix string) []string {
+	t.Helper()
+	var kc expression.KeyConditionBuilder
+	first := true
+	for _, name := range sortedKeys(pk) {
+		c := expression.Key(name).Equal(expression.Value(pk[name]))
+		if first {
+			kc, first = c, false
+		} else {
+			kc = kc.And(c)
+		}
+	}
+	if skName != "" {
+		kc = kc.And(expression.Key(skName).BeginsWith(skPrefix))
+	}
+	x, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 &table,
+		KeyConditionExpression:    x.KeyCondition(),
+		ExpressionAttributeNames:  x.Names(),
+		ExpressionAttributeValues: x.Values(),
+	}
+	if index != "" {
+		in.IndexName = &index
+	}
+	var ids []string
+	p := dynamodb.NewQueryPaginator(client, in)
+	for p.HasMorePages() {
+		out, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range out.Items {
+			if id, ok := item["id"].(*types.AttributeValueMemberS); ok {
+				ids = append(ids, id.Value)
+			} else {
+				ids = append(ids, item["SK"].(*types.AttributeValueMemberS).Value)
+			}
+		}
+	}
+	return ids
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// localTable creates the shop's table in DynamoDB Local for this test and
+// returns it without entities, for tests that register their own.
+func localTable(t testing.TB) (*dynamodb.Client, *keyfirst.Table) {
+	t.Helper()
+	client := integration.Client(t)
+	spec := shopSpec()
+	base, err := keyfirst.NewTable(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Name = integration.CreateTable(t, base.CreateTableInput())
+	table, err := keyfirst.NewTable(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, table
+}
+
+type typesAV = types.AttributeValue
+
+func sAV(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+func ptr[V any](v V) *V { return &v }
+
+// avText prints a scalar attribute value.
+func avText(av types.AttributeValue) string {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		return x.Value
+	case *types.AttributeValueMemberN:
+		return x.Value
+	case nil:
+		return ""
+	}
+	return fmt.Sprintf("%T", av)
 }
