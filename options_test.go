@@ -68,8 +68,11 @@ func TestZeroKeyIsRefused(t *testing.T) {
 	ctx := context.Background()
 	var zero keyfirst.Key[Order]
 	calls := map[string]func() error{
-		"Get":      func() error { _, err := s.orders.Get(ctx, noCalls{t}, zero); return err },
-		"Modify":   func() error { _, err := s.orders.Modify(ctx, noCalls{t}, zero, func(*Order) error { return nil }); return err },
+		"Get": func() error { _, err := s.orders.Get(ctx, noCalls{t}, zero); return err },
+		"Modify": func() error {
+			_, err := s.orders.Modify(ctx, noCalls{t}, zero, func(*Order) error { return nil })
+			return err
+		},
 		"BatchGet": func() error { _, err := s.orders.BatchGet(ctx, noCalls{t}, []keyfirst.Key[Order]{zero}); return err },
 		"DeleteRequest": func() error {
 			return s.table.BatchWrite(ctx, noCalls{t}, []keyfirst.WriteRequest{s.customers.DeleteRequest(keyfirst.Key[Customer]{})})
