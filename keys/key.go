@@ -1,29 +1,5 @@
 package keys
 
-// A composite key is a fixed sequence of 1 to 4 typed segments, optionally
-// after a literal prefix, joined by a separator: Key2[Status, time.Time]
-// with a Micro time encodes (CANCELLED, 1 July 2019) as
-// CANCELLED#2019-07-01T00:00:00.000000. Because every codec preserves order
-// and keeps the separator (and every byte at or below its successor) out of
-// its segments, the byte order of keys is the lexicographic order of the
-// typed tuples, and decoding is unambiguous.
-//
-// Every KeyN offers:
-//
-//   - Encode: the key string, with one allocation (the result);
-//   - Append: the key appended to a buffer, without allocating when it fits;
-//   - Decode: the typed values back, without allocating for segments that
-//     are enums, identifiers, times, integers or literals;
-//   - Parts: one string per typed segment (no prefix, no separator), the
-//     attribute values of a native multi-attribute GSI key;
-//   - Range, With1 ..: a [Range] over the next segment with the ones before
-//     fixed, to build query conditions;
-//   - At, Start, End: [Anchor] values for conditions that compare whole keys
-//     of several shapes.
-//
-// Keys are immutable values, safe for concurrent use; the zero value is
-// unusable ([ErrDefinition]): build keys with NewKey1 .. NewKey4.
-
 // Key1 is a composite key of one typed segment, usually after a literal
 // prefix: REPO#keyfirst.
 type Key1[A any] struct {
