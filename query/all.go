@@ -1,0 +1,95 @@
+package query
+
+import (
+	"context"
+	"iter"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// All returns an iterator over the query's items, page after page, up to
+// [Query.Limit] items if set, to the end otherwise. Each request is sent
+// when the loop needs its items, asking for no more than are still
+// missing; breaking out of the loop sends nothing more.
+//
+// The iterator is single-use: ranging over it a second time yields
+// [ErrReused] (call All again for a new one). Errors are yielded with the
+// zero T and end the iteration: first the query's [*Error] (before any
+// request), then a [*RequestError] or a decoding error. With
+// [Options.Next] ([WithNext]), the cursor after the last item yielded is
+// stored when the iteration stops, however it stops, so a loop that
+// breaks in the middle of a page resumes exactly after its last item.
+func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
+	var used atomic.Bool
+	return func(yield func(T, error) bool) {
+		var zero T
+		if used.Swap(true) {
+			yield(zero, ErrReused)
+			return
+		}
+		p, err := q.plan(optFns)
+		if err == nil {
+			err = p.checkClient(client == nil)
+		}
+		if err != nil {
+			yield(zero, err)
+			return
+		}
+		pr := progress{resume: p.start}
+		defer func() {
+			// Also when the loop body panics: the cursor is that of the
+			// last item it received.
+			if p.opts.Next != nil {
+				next, _ := p.next(pr) // items returned by DynamoDB always hold their key
+				*p.opts.Next = next
+			}
+		}()
+		var stopped bool
+		var itemErr error
+		pr, err = pages(ctx, p.queryFetch(client), p.start, p.limit, false,
+			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+				addCapacity(cc, p.opts.Capacity)
+				for i, it := range items {
+					v, err := q.src.decode(it)
+					if err != nil {
+						itemErr = err
+						return i, true
+					}
+					if !yield(v, nil) {
+						stopped = true
+						return i + 1, true
+					}
+					pr.resume = it
+				}
+				return len(items), false
+			})
+		if err == nil {
+			err = itemErr
+		}
+		if err != nil && !stopped {
+			yield(zero, err)
+		}
+	}
+}
+
+// Collect reads the query's items into a slice, as [Query.All] does: up to
+// [Query.Limit] items if set, to the end otherwise. On an error it returns
+// the items read before it.
+func (q Query[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) ([]T, error) {
+	return collect(q.All(ctx, client, optFns...))
+}
+
+// collect gathers a sequence until its first error.
+func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,397 @@
+package query
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// DynamoDB's limits on key values, in bytes.
+const (
+	maxPartitionKeyBytes = keys.MaxKeyBytes
+	maxSortKeyBytes      = keys.MaxSortKeyBytes
+)
+
+// plan is a checked query (or scan), ready to send: the request template,
+// and what its cursors need.
+type plan struct {
+	table, index string
+	schema       keyfirst.KeySchema
+	// keyAttrs is the key of an item in the index: the table's key
+	// attributes, then the index's, each once. A cursor holds exactly
+	// these.
+	keyAttrs  []keyfirst.Attribute
+	partition []term // equality on every partition key attribute
+	bind      string
+	start     map[string]types.AttributeValue
+	limit     int // 0: none
+	opts      Options
+	input     dynamodb.QueryInput
+}
+
+// term is one comparison of a key condition.
+type term struct {
+	attr   string
+	op     keys.Op
+	lo, hi types.AttributeValue
+}
+
+// keyCondition is the term as an expression package key condition.
+func (t term) keyCondition() expression.KeyConditionBuilder {
+	k := expression.Key(t.attr)
+	switch t.op {
+	case keys.OpLt:
+		return k.LessThan(expression.Value(t.lo))
+	case keys.OpLe:
+		return k.LessThanEqual(expression.Value(t.lo))
+	case keys.OpGt:
+		return k.GreaterThan(expression.Value(t.lo))
+	case keys.OpGe:
+		return k.GreaterThanEqual(expression.Value(t.lo))
+	case keys.OpBetween:
+		return k.Between(expression.Value(t.lo), expression.Value(t.hi))
+	case keys.OpBeginsWith:
+		return k.BeginsWith(t.lo.(*types.AttributeValueMemberS).Value)
+	}
+	return k.Equal(expression.Value(t.lo))
+}
+
+// failer builds the errors of one query.
+type failer struct{ table, index string }
+
+func (f failer) fail(attr string, p Problem, detail string, err error) error {
+	return &Error{Table: f.table, Index: f.index, Attribute: attr, Problem: p, Detail: detail, Err: err}
+}
+
+// plan checks the query and builds its request. It returns the first
+// problem found, before any request.
+func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
+	if q.src == nil {
+		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
+	}
+	t := q.src.table
+	f := failer{table: t.Name(), index: q.index}
+	p := &plan{table: t.Name(), index: q.index, opts: resolve(q.src.opts, optFns)}
+	if err := p.opts.check(p.table, p.index); err != nil {
+		return nil, err
+	}
+	ks, err := t.Index(q.index)
+	if err != nil {
+		return nil, f.fail("", ProblemIndex, "", err)
+	}
+	p.schema = ks
+	if p.partition, err = partitionTerms(f, ks, q.partition); err != nil {
+		return nil, err
+	}
+	sortTerms, err := q.sort.terms(f, ks)
+	if err != nil {
+		return nil, err
+	}
+	if q.consistent && !ks.ConsistentReadAllowed() {
+		return nil, f.fail("", ProblemConsistentRead,
+			"a GSI is eventually consistent only: drop ConsistentRead, or read the table or an LSI", nil)
+	}
+	if q.limitSet && q.limit <= 0 {
+		return nil, f.fail("", ProblemLimit, fmt.Sprintf("Limit(%d): give a positive number of items, or no Limit", q.limit), nil)
+	}
+	p.limit = q.limit
+	p.keyAttrs = keyAttributes(t, ks)
+	names, err := projection(f, t, ks, p.keyAttrs, q.projection)
+	if err != nil {
+		return nil, err
+	}
+
+	all := append(slices.Clone(p.partition), sortTerms...)
+	conds := make([]expression.KeyConditionBuilder, len(all))
+	for i, c := range all {
+		conds[i] = c.keyCondition()
+	}
+	kc := conds[0]
+	if len(conds) > 1 {
+		kc = expression.KeyAnd(conds...)
+	}
+	b := expression.NewBuilder().WithKeyCondition(kc)
+	if names != nil {
+		b = b.WithProjection(names.list())
+	}
+	expr, err := b.Build()
+	if err != nil {
+		// Unreachable with checked terms and names; kept as a typed error.
+		return nil, f.fail("", ProblemSortKey, "the expression package refused the condition", err)
+	}
+	p.input = dynamodb.QueryInput{
+		TableName:                 aws.String(p.table),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		ProjectionExpression:      expr.Projection(),
+		ScanIndexForward:          aws.Bool(!q.desc),
+		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
+	}
+	if q.index != "" {
+		p.input.IndexName = aws.String(q.index)
+	}
+	if q.consistent {
+		p.input.ConsistentRead = aws.Bool(true)
+	}
+
+	p.bind = binding("Query", p.table, p.index, ks.PartitionKey, sortTerms, q.desc)
+	if q.after != "" {
+		if p.start, err = p.resume(q.after); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// partitionTerms checks the partition key values against the index's
+// partition key attributes.
+func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value) ([]term, error) {
+	attrs := ks.PartitionKey
+	if len(values) != len(attrs) {
+		return nil, f.fail("", ProblemPartition,
+			fmt.Sprintf("%d values for the partition key %s: every query needs a value for each attribute, in order",
+				len(values), describe(attrs)), nil)
+	}
+	out := make([]term, len(attrs))
+	for i, a := range attrs {
+		v := values[i]
+		if err := checkValue(f, a, v, maxPartitionKeyBytes, ProblemPartition); err != nil {
+			return nil, err
+		}
+		out[i] = term{attr: a.Name, op: keys.OpEq, lo: v.av}
+	}
+	return out, nil
+}
+
+// checkValue checks one key value for attribute a.
+func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
+	switch {
+	case v.err != nil:
+		return f.fail(a.Name, p, "the value could not be built", v.err)
+	case v.av == nil:
+		return f.fail(a.Name, p, "the zero Value; build values with query.S, N, B or Encoded", nil)
+	case avType(v.av) != a.Type:
+		return f.fail(a.Name, p, fmt.Sprintf("%s for an attribute of type %s", v, a.Type), nil)
+	case avEmpty(v.av):
+		return f.fail(a.Name, p, "an empty value: DynamoDB refuses empty key values", nil)
+	case avLen(v.av) > limit:
+		return f.fail(a.Name, p, fmt.Sprintf("%d bytes, a key value has at most %d", avLen(v.av), limit), nil)
+	}
+	return nil
+}
+
+// terms checks the sort key condition against the index's sort key and
+// returns its comparisons: none, one, or equalities then one comparison.
+func (s sortSpec) terms(f failer, ks keyfirst.KeySchema) ([]term, error) {
+	if s.kind == sortNone {
+		return nil, nil
+	}
+	if len(ks.SortKey) == 0 {
+		return nil, f.fail("", ProblemSortKey, "the index has no sort key: drop the condition", nil)
+	}
+	if s.kind == sortAttr {
+		return s.attrTerms(f, ks)
+	}
+	if s.err != nil {
+		return nil, f.fail("", ProblemSortKey, "the keys condition could not be built", s.err)
+	}
+	if s.cond.Op() == keys.OpNone {
+		return nil, f.fail("", ProblemSortKey, "the zero keys.Cond; build conditions with a keys Range or Anchor", nil)
+	}
+	var out []term
+	if len(ks.SortKey) == 1 {
+		lo, hi := s.cond.Values()
+		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: &types.AttributeValueMemberS{Value: lo}}
+		if t.op == keys.OpBetween {
+			t.hi = &types.AttributeValueMemberS{Value: hi}
+		}
+		out = []term{t}
+	} else {
+		n, err := s.cond.Native()
+		if err != nil {
+			return nil, f.fail("", ProblemSortKey,
+				fmt.Sprintf("the sort key %s has several attributes and this condition compares whole concatenated keys", describe(ks.SortKey)), err)
+		}
+		fixed := len(n.Equal)
+		if n.Op != keys.OpNone {
+			fixed++
+		}
+		if fixed > len(ks.SortKey) {
+			return nil, f.fail("", ProblemPrefix,
+				fmt.Sprintf("the condition %s covers %d segments, the sort key %s has %d attributes: build it from a key of the index's shape",
+					n, fixed, describe(ks.SortKey), len(ks.SortKey)), nil)
+		}
+		for i, e := range n.Equal {
+			out = append(out, term{attr: ks.SortKey[i].Name, op: keys.OpEq, lo: &types.AttributeValueMemberS{Value: e}})
+		}
+		if n.Op != keys.OpNone {
+			t := term{attr: ks.SortKey[len(n.Equal)].Name, op: n.Op, lo: &types.AttributeValueMemberS{Value: n.Lo}}
+			if n.Op == keys.OpBetween {
+				t.hi = &types.AttributeValueMemberS{Value: n.Hi}
+			}
+			out = append(out, t)
+		}
+	}
+	for i, t := range out {
+		a := ks.SortKey[i]
+		if a.Type != types.ScalarAttributeTypeS {
+			return nil, f.fail(a.Name, ProblemSortKey,
+				fmt.Sprintf("a keys.Cond compares strings and the attribute is of type %s: use SortAttr with typed values", a.Type), nil)
+		}
+		for _, v := range []types.AttributeValue{t.lo, t.hi} {
+			if v == nil {
+				continue
+			}
+			if err := checkValue(f, a, Value{av: v}, maxSortKeyBytes, ProblemSortKey); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// attrTerms checks a raw attribute condition.
+func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema) ([]term, error) {
+	c := s.attr
+	if c.op == keys.OpNone {
+		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
+	}
+	pos := slices.IndexFunc(ks.SortKey, func(a keyfirst.Attribute) bool { return a.Name == c.attr })
+	switch {
+	case pos < 0 && slices.ContainsFunc(ks.PartitionKey, func(a keyfirst.Attribute) bool { return a.Name == c.attr }):
+		return nil, f.fail(c.attr, ProblemSortKey, "a partition key attribute: set it with Partition", nil)
+	case pos < 0:
+		return nil, f.fail(c.attr, ProblemSortKey, fmt.Sprintf("not an attribute of the sort key %s", describe(ks.SortKey)), nil)
+	case pos > 0:
+		return nil, f.fail(c.attr, ProblemNotLeading,
+			fmt.Sprintf("attribute %d of the sort key %s: DynamoDB applies conditions left to right, so fix the attributes before it "+
+				"with a keys.Cond (equality on the leading segments) or condition the first", pos+1, describe(ks.SortKey)), nil)
+	}
+	a := ks.SortKey[0]
+	if c.op == keys.OpBeginsWith {
+		if a.Type != types.ScalarAttributeTypeS {
+			return nil, f.fail(a.Name, ProblemSortKey, fmt.Sprintf("begins_with applies to strings; the attribute is of type %s", a.Type), nil)
+		}
+		if avEmpty(c.lo.av) {
+			return nil, f.fail(a.Name, ProblemPrefix, "an empty prefix selects every item: omit the condition", nil)
+		}
+	}
+	t := term{attr: a.Name, op: c.op, lo: c.lo.av}
+	if err := checkValue(f, a, c.lo, maxSortKeyBytes, ProblemSortKey); err != nil {
+		return nil, err
+	}
+	if c.op == keys.OpBetween {
+		if err := checkValue(f, a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
+			return nil, err
+		}
+		if avCompare(c.lo.av, c.hi.av) > 0 {
+			return nil, f.fail(a.Name, ProblemSortKey,
+				fmt.Sprintf("BETWEEN %s AND %s: the lower bound is above the upper one, which selects nothing", c.lo, c.hi), nil)
+		}
+		t.hi = c.hi.av
+	}
+	return []term{t}, nil
+}
+
+// avCompare orders two values of the same scalar type as DynamoDB does.
+func avCompare(a, b types.AttributeValue) int {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		return strings.Compare(x.Value, b.(*types.AttributeValueMemberS).Value)
+	case *types.AttributeValueMemberB:
+		return bytes.Compare(x.Value, b.(*types.AttributeValueMemberB).Value)
+	case *types.AttributeValueMemberN:
+		rx, _ := new(big.Rat).SetString(x.Value)
+		ry, _ := new(big.Rat).SetString(b.(*types.AttributeValueMemberN).Value)
+		return rx.Cmp(ry)
+	}
+	return 0
+}
+
+// keyAttributes is the key of an item in index ks: the table's key
+// attributes, then the index's, each once.
+func keyAttributes(t *keyfirst.Table, ks keyfirst.KeySchema) []keyfirst.Attribute {
+	out := t.PrimaryKey().Attributes()
+	for _, a := range ks.Attributes() {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// nameList is a checked projection.
+type nameList []string
+
+func (n nameList) list() expression.ProjectionBuilder {
+	names := make([]expression.NameBuilder, len(n))
+	for i, s := range n {
+		names[i] = expression.Name(s)
+	}
+	return expression.NamesList(names[0], names[1:]...)
+}
+
+// projection checks the projected attributes and adds what the query
+// needs: the key attributes and, when the index holds it, the entity-type
+// attribute. nil reads every attribute.
+func projection(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []keyfirst.Attribute, attrs []string) (nameList, error) {
+	if len(attrs) == 0 {
+		return nil, nil
+	}
+	limited := ks.Kind == keyfirst.GlobalIndex && ks.Projection.Type != types.ProjectionTypeAll
+	held := map[string]bool{}
+	for _, a := range keyAttrs {
+		held[a.Name] = true
+	}
+	for _, a := range ks.Projection.NonKeyAttributes {
+		held[a] = true
+	}
+	var out nameList
+	for _, a := range attrs {
+		if _, err := expression.Name(a).BuildOperand(); err != nil {
+			return nil, f.fail(a, ProblemProjection, "not an attribute name or document path", err)
+		}
+		top, _, _ := strings.Cut(a, ".")
+		top, _, _ = strings.Cut(top, "[")
+		if limited && !held[top] {
+			return nil, f.fail(a, ProblemProjection,
+				fmt.Sprintf("the index projects %s: a GSI query cannot fetch attributes from the table", ks.Projection.Type), nil)
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	needed := make([]string, 0, len(keyAttrs)+1)
+	for _, a := range keyAttrs {
+		needed = append(needed, a.Name)
+	}
+	if !limited || held[t.TypeAttribute()] {
+		needed = append(needed, t.TypeAttribute())
+	}
+	for _, a := range needed {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// describe prints attributes as (a S, b N).
+func describe(attrs []keyfirst.Attribute) string {
+	parts := make([]string, len(attrs))
+	for i, a := range attrs {
+		parts[i] = a.Name + " " + string(a.Type)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,153 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. A query refused before any request matches
+// [ErrInvalidQuery] and is a [*Error] that says which rule it broke
+// ([Error.Problem]) and where; a refused cursor matches one of the
+// ErrCursor sentinels as well. A failed request is a [*RequestError].
+var (
+	// ErrInvalidQuery: the query cannot be sent as built. Nothing was sent.
+	ErrInvalidQuery = errors.New("query: invalid query")
+
+	// ErrReused: a single-use iterator ([Query.All], [Scan.All]) was
+	// ranged over a second time.
+	ErrReused = errors.New("query: iterator already used; call All again for a new one")
+
+	// ErrCursorMismatch: the cursor belongs to another query (table, index,
+	// sort key condition or direction).
+	ErrCursorMismatch = errors.New("query: cursor belongs to another query")
+	// ErrCursorTampered: the cursor's HMAC does not verify with the
+	// configured key, or the query has a key and the cursor is unsigned.
+	ErrCursorTampered = errors.New("query: cursor has been tampered with")
+	// ErrCursorMalformed: the cursor cannot be decoded.
+	ErrCursorMalformed = errors.New("query: malformed cursor")
+	// ErrCursorPartition: the cursor's resume key lies outside the query's
+	// partition, or is not a key of the query's index (an attribute
+	// missing, extra or of the wrong type).
+	ErrCursorPartition = errors.New("query: cursor resumes outside the query's partition")
+)
+
+// Problem says which rule a query breaks.
+type Problem uint8
+
+// The problems of [Error].
+const (
+	ProblemIndex          Problem = iota + 1 // the index is unknown (Err is a *keyfirst.SchemaError)
+	ProblemPartition                         // the partition key values are missing, too few or many, mistyped, empty or failed to encode
+	ProblemSortKey                           // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built)
+	ProblemNotLeading                        // a condition on an attribute of a multi-attribute sort key that is not its first
+	ProblemPrefix                            // a prefix that is not a prefix of the key's segments (longer than the key, or empty)
+	ProblemConsistentRead                    // a consistent read on a global secondary index
+	ProblemLimit                             // a limit of 0 or less
+	ProblemProjection                        // a projected attribute that is empty or not in the index
+	ProblemCursor                            // the cursor is refused (Err says why: one of the ErrCursor sentinels)
+	ProblemNotScannable                      // a Scan of the table or of an index not declared Scannable
+	ProblemSegments                          // a number of scan segments outside 1..MaxSegments
+	ProblemOption                            // an option with an invalid value (a short CursorKey)
+	ProblemClient                            // a nil client
+	ProblemSource                            // a query not started from Of, Collection or ScanIndex, or from a nil entity or table
+)
+
+var problemText = [...]string{
+	ProblemIndex:          "unknown index",
+	ProblemPartition:      "partition key",
+	ProblemSortKey:        "sort key condition",
+	ProblemNotLeading:     "condition on a non-leading attribute of a multi-attribute sort key",
+	ProblemPrefix:         "prefix is not a prefix of the key's segments",
+	ProblemConsistentRead: "consistent read on a global secondary index",
+	ProblemLimit:          "limit",
+	ProblemProjection:     "projection",
+	ProblemCursor:         "cursor",
+	ProblemNotScannable:   "scan of a non-scannable index",
+	ProblemSegments:       "scan segments",
+	ProblemOption:         "option",
+	ProblemClient:         "client",
+	ProblemSource:         "no entity or table",
+}
+
+// String describes the problem.
+func (p Problem) String() string {
+	if int(p) < len(problemText) && problemText[p] != "" {
+		return problemText[p]
+	}
+	return fmt.Sprintf("Problem(%d)", uint8(p))
+}
+
+// Error reports a query that cannot be sent as built: which rule it breaks
+// and where. It is returned before any request. It wraps [ErrInvalidQuery]
+// and, when there is one, the cause: a keys error (so errors.Is(err,
+// keys.ErrNotNative) holds), a *keyfirst.SchemaError, or an ErrCursor
+// sentinel.
+type Error struct {
+	Table     string  // the table name
+	Index     string  // the index name; empty for the table
+	Attribute string  // the attribute concerned, if any
+	Problem   Problem // the rule broken
+	Detail    string  // what was found and what to do instead
+	Err       error   // the cause, if any
+}
+
+// Error describes the problem, where it is, and the cause.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrInvalidQuery.Error())
+	b.WriteString(": ")
+	b.WriteString(e.Problem.String())
+	fmt.Fprintf(&b, " (table %q", e.Table)
+	if e.Index != "" {
+		fmt.Fprintf(&b, ", index %q", e.Index)
+	}
+	if e.Attribute != "" {
+		fmt.Fprintf(&b, ", attribute %q", e.Attribute)
+	}
+	b.WriteString(")")
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns [ErrInvalidQuery] and the cause.
+func (e *Error) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrInvalidQuery}
+	}
+	return []error{ErrInvalidQuery, e.Err}
+}
+
+// RequestError reports a Query or Scan request that failed: which table and
+// index, which request of the call (1 for the first), and the SDK's error
+// (or the context's).
+type RequestError struct {
+	Op      string // "Query" or "Scan"
+	Table   string // the table name
+	Index   string // the index name; empty for the table
+	Segment int    // the scan segment; 0 for a query
+	Request int    // the request's number in its call or segment, from 1
+	Err     error  // the cause
+}
+
+// Error describes the failed request and its cause.
+func (e *RequestError) Error() string {
+	where := fmt.Sprintf("table %q", e.Table)
+	if e.Index != "" {
+		where += fmt.Sprintf(", index %q", e.Index)
+	}
+	if e.Op == "Scan" {
+		where += fmt.Sprintf(", segment %d", e.Segment)
+	}
+	return fmt.Sprintf("query: %s request %d on %s: %v", e.Op, e.Request, where, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *RequestError) Unwrap() error { return e.Err }

@@ -1,0 +1,331 @@
+package query_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+func TestMain(m *testing.M) { integration.Main(m) }
+
+// ---- seed 000: customers and their orders ----
+//
+//	PK          SK            entity     GSIs
+//	CUST#<id>   CUST#<id>     Customer   CustomerIndex (sparse, scannable)
+//	CUST#<id>   ORDER#<id>    Order      ByStatusDate (concatenated),
+//	                                     ByStatusDateNative (status, date),
+//	                                     ByPlaced (LSI)
+
+type Status string
+
+const (
+	Pending   Status = "PENDING"
+	Shipped   Status = "SHIPPED"
+	Cancelled Status = "CANCELLED"
+	Delivered Status = "DELIVERED"
+)
+
+var (
+	customerPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	orderSK    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	// statusDate is OrderStatusDate: CANCELLED#2019-07-01T00:00:00.000000.
+	// Enum first (seed 000).
+	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro)))
+	placedKey  = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+)
+
+type Order struct {
+	CustomerID string    `dynamodbav:"CustomerId"`
+	ID         string    `dynamodbav:"OrderId"`
+	Status     Status    `dynamodbav:"Status"`
+	Date       time.Time `dynamodbav:"Date"`
+	Pad        string    `dynamodbav:"Pad,omitempty"`
+}
+
+type Customer struct {
+	ID   string `dynamodbav:"Id"`
+	Name string `dynamodbav:"Name"`
+}
+
+type shop struct {
+	table     *keyfirst.Table
+	orders    *keyfirst.Entity[Order]
+	customers *keyfirst.Entity[Customer]
+}
+
+func shopSpec(name string) keyfirst.TableSpec {
+	s := keyfirst.StringAttr
+	return keyfirst.TableSpec{
+		Name:         name,
+		PartitionKey: s("PK"),
+		SortKey:      s("SK"),
+		GSIs: []keyfirst.Index{
+			{Name: "ByStatusDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")}},
+			{Name: "ByStatusDateNative", PartitionKey: []keyfirst.Attribute{s("CustomerId")},
+				SortKey: []keyfirst.Attribute{s("OrderStatus"), s("OrderDate")}},
+			{Name: "CustomerIndex", PartitionKey: []keyfirst.Attribute{s("CustomerIndexId")}, Scannable: true},
+			{Name: "Keys", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")},
+				Projection: keyfirst.KeysOnly()},
+		},
+		LSIs: []keyfirst.Index{
+			{Name: "ByPlaced", SortKey: []keyfirst.Attribute{s("Placed")}},
+		},
+	}
+}
+
+func newShop(t testing.TB, name string) shop {
+	t.Helper()
+	table, err := keyfirst.NewTable(shopSpec(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type:         "ORDER",
+		PartitionKey: keyfirst.S(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
+		SortKey:      keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
+		Indexes: map[string]keyfirst.IndexKeys[Order]{
+			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
+			"Keys":         {},
+			"ByStatusDateNative": {
+				"OrderStatus": keyfirst.S(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
+				"OrderDate":   keyfirst.S(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
+			},
+			"ByPlaced": {"Placed": keyfirst.S(func(o Order) (string, error) { return placedKey.Encode(o.Date) })},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	customers, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Customer]{
+		Type:         "CUSTOMER",
+		PartitionKey: keyfirst.S(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
+		SortKey:      keyfirst.S(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
+		Indexes: map[string]keyfirst.IndexKeys[Customer]{
+			"CustomerIndex": {"CustomerIndexId": keyfirst.S(func(c Customer) (string, error) { return c.ID, nil })},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shop{table, orders, customers}
+}
+
+// part picks segment i of a Parts result.
+func part(parts []string, err error) func(i int) (string, error) {
+	return func(i int) (string, error) {
+		if err != nil {
+			return "", err
+		}
+		return parts[i], nil
+	}
+}
+
+// localShop creates the shop's table in DynamoDB Local for this test.
+func localShop(t testing.TB) (*dynamodb.Client, shop) {
+	t.Helper()
+	client := integration.Client(t)
+	name := integration.CreateTable(t, newShop(t, "shop").table.CreateTableInput())
+	return client, newShop(t, name)
+}
+
+// ---- seed 000: a repo, its issues and its stars in one collection ----
+//
+//	PK             SK                 entity
+//	REPO#<name>    ISSUE#<00000042>   Issue
+//	REPO#<name>    REPO#<name>        Repo
+//	REPO#<name>    STAR#<user>        Star
+
+var (
+	repoPK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	repoSK  = repoPK
+	issueSK = keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
+	starSK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR")))
+)
+
+type Repo struct {
+	Name        string `dynamodbav:"Name"`
+	Description string `dynamodbav:"Description"`
+}
+
+type Issue struct {
+	Repo   string `dynamodbav:"Repo"`
+	Number uint32 `dynamodbav:"Number"`
+	Title  string `dynamodbav:"Title"`
+}
+
+type Star struct {
+	Repo string `dynamodbav:"Repo"`
+	User string `dynamodbav:"User"`
+}
+
+type github struct {
+	table  *keyfirst.Table
+	repos  *keyfirst.Entity[Repo]
+	issues *keyfirst.Entity[Issue]
+	stars  *keyfirst.Entity[Star]
+}
+
+func newGithub(t testing.TB, name string) github {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
+	noErr(t, err)
+	repos, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
+		Type:         "REPO",
+		PartitionKey: keyfirst.S(func(r Repo) (string, error) { return repoPK.Encode(r.Name) }),
+		SortKey:      keyfirst.S(func(r Repo) (string, error) { return repoSK.Encode(r.Name) }),
+	})
+	noErr(t, err)
+	issues, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
+		Type:         "ISSUE",
+		PartitionKey: keyfirst.S(func(i Issue) (string, error) { return repoPK.Encode(i.Repo) }),
+		SortKey:      keyfirst.S(func(i Issue) (string, error) { return issueSK.Encode(i.Number) }),
+	})
+	noErr(t, err)
+	stars, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Star]{
+		Type:         "STAR",
+		PartitionKey: keyfirst.S(func(s Star) (string, error) { return repoPK.Encode(s.Repo) }),
+		SortKey:      keyfirst.S(func(s Star) (string, error) { return starSK.Encode(s.User) }),
+	})
+	noErr(t, err)
+	return github{table, repos, issues, stars}
+}
+
+// ---- seed 003: an audit log ----
+//
+//	PK              SK
+//	ACTOR#u_8814    EVT#2026-06-23T10:00:00Z
+
+var (
+	actorPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR")))
+	eventSK = keys.Must(keys.NewKey1(keys.Time(keys.Second, keys.WithZ), keys.WithPrefix("EVT")))
+)
+
+type Event struct {
+	Actor  string    `dynamodbav:"Actor"`
+	At     time.Time `dynamodbav:"At"`
+	Action string    `dynamodbav:"Action"`
+}
+
+func newAudit(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Event]) {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
+	noErr(t, err)
+	events, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Event]{
+		Type:         "EVENT",
+		PartitionKey: keyfirst.S(func(e Event) (string, error) { return actorPK.Encode(e.Actor) }),
+		SortKey:      keyfirst.S(func(e Event) (string, error) { return eventSK.Encode(e.At) }),
+	})
+	noErr(t, err)
+	return table, events
+}
+
+// ---- seed 004: MoviesAndActors, and the inverted GSI ----
+
+var (
+	actorKey = keys.Must(keys.NewKey1(keys.ID[string]()))
+	movieKey = keys.Must(keys.NewKey1(keys.ID[string]()))
+)
+
+type Role struct {
+	Performer string `dynamodbav:"Performer"`
+	Title     string `dynamodbav:"Title"`
+	Character string `dynamodbav:"Character"`
+}
+
+func newMovies(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Role]) {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{
+		Name:         name,
+		PartitionKey: keyfirst.StringAttr("Actor"),
+		SortKey:      keyfirst.StringAttr("Movie"),
+		GSIs: []keyfirst.Index{{Name: "MovieActors",
+			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Movie")},
+			SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("Actor")}}},
+	})
+	noErr(t, err)
+	roles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
+		Type:         "ROLE",
+		PartitionKey: keyfirst.S(func(r Role) (string, error) { return actorKey.Encode(r.Performer) }),
+		SortKey:      keyfirst.S(func(r Role) (string, error) { return movieKey.Encode(r.Title) }),
+	})
+	noErr(t, err)
+	return table, roles
+}
+
+// ---- helpers ----
+
+// noErr fails t on err.
+func noErr(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// integrationClient is the DynamoDB Local client of the test binary.
+func integrationClient(t testing.TB) *dynamodb.Client { return integration.Client(t) }
+
+// tableFor creates table in DynamoDB Local for this test and returns the
+// name it got.
+func tableFor(t testing.TB, table *keyfirst.Table) string {
+	return integration.CreateTable(t, table.CreateTableInput())
+}
+
+// write stores items with BatchWrite.
+func write(t testing.TB, client *dynamodb.Client, table *keyfirst.Table, reqs ...keyfirst.WriteRequest) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := table.BatchWrite(ctx, client, reqs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// counting counts the Query requests sent through it.
+type counting struct {
+	keyfirst.QueryAPI
+	mu    sync.Mutex
+	calls int
+	ins   []*dynamodb.QueryInput
+}
+
+func (c *counting) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	c.mu.Lock()
+	c.calls++
+	cp := *in
+	c.ins = append(c.ins, &cp)
+	c.mu.Unlock()
+	return c.QueryAPI.Query(ctx, in, optFns...)
+}
+
+func (c *counting) requests() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
+}
+
+// noCalls is a client that fails the test when called: bad input must be
+// refused before any request.
+type noCalls struct{ t testing.TB }
+
+var errUnexpected = errors.New("unexpected request")
+
+func (c noCalls) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	c.t.Helper()
+	c.t.Error("unexpected Query request: bad input must be refused before any request")
+	return nil, errUnexpected
+}
+
+func (c noCalls) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	c.t.Helper()
+	c.t.Error("unexpected Scan request: bad input must be refused before any request")
+	return nil, errUnexpected
+}

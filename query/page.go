@@ -1,0 +1,84 @@
+package query
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// Page is one page of a query: its items in sort key order (or reverse
+// order with [Query.Desc]), the cursor that resumes after the last of
+// them, and what it cost.
+type Page[T any] struct {
+	// Items are the page's items, decoded.
+	Items []T
+	// Next resumes the query after the last item of Items (pass it to
+	// [Query.After]); it is empty when the query has no more items. When
+	// the page ended exactly at the last item, DynamoDB cannot always tell,
+	// and the next page may be empty with an empty Next.
+	Next Cursor
+	// Capacity is the capacity the page's requests consumed.
+	Capacity keyfirst.Capacity
+}
+
+// Page reads one page: with [Query.Limit] n, exactly min(n, remaining
+// items) items, over as many requests as that takes and no more; without
+// a limit, one DynamoDB response (at most 1 MB). The query is checked
+// first and a problem is returned as an [*Error] before any request.
+//
+// On a failed request or an item that cannot be decoded, the page holds the
+// items read before it, Next resumes after them (empty if there are
+// none: then resume with the query's own cursor), and the error is a
+// [*RequestError] or the decoding error of the keyfirst package.
+func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
+	var page Page[T]
+	p, err := q.plan(optFns)
+	if err == nil {
+		err = p.checkClient(client == nil)
+	}
+	if err != nil {
+		return page, err
+	}
+	var decodeErr error
+	pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, true,
+		func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+			addCapacity(cc, &page.Capacity, p.opts.Capacity)
+			if page.Items == nil {
+				page.Items = make([]T, 0, max(len(items), min(p.limit, maxPrealloc)))
+			}
+			for i, it := range items {
+				v, err := q.src.decode(it)
+				if err != nil {
+					decodeErr = err
+					return i, true
+				}
+				page.Items = append(page.Items, v)
+			}
+			return len(items), false
+		})
+	if err == nil {
+		err = decodeErr
+	}
+	next, nerr := p.next(pr)
+	if err == nil {
+		err = nerr
+	}
+	page.Next = next
+	if p.opts.Next != nil {
+		*p.opts.Next = next
+	}
+	return page, err
+}
+
+// maxPrealloc bounds the room a page reserves for a limit not yet read.
+const maxPrealloc = 1000
+
+// checkClient refuses a nil client.
+func (p *plan) checkClient(isNil bool) error {
+	if isNil {
+		return &Error{Table: p.table, Index: p.index, Problem: ProblemClient, Detail: "pass a *dynamodb.Client or another implementation"}
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package query
+
+import (
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// Query is a read of one item collection by its key: the full partition
+// key of the table or of one of its indexes, and at most one sort key
+// condition. It has no method that adds a FilterExpression: what it
+// returns is what it reads.
+//
+// A Query is a value: every method returns a modified copy and leaves its
+// receiver as it was, so a partly built query can be shared and extended.
+// Methods record their input; the terminal calls ([Query.Page],
+// [Query.All], [Query.Collect]) check it all and return the first problem
+// as an [*Error] before any request.
+type Query[T any] struct {
+	src        *source[T]
+	index      string
+	partition  []Value
+	sort       sortSpec
+	desc       bool
+	projection []string
+	consistent bool
+	limit      int
+	limitSet   bool
+	after      Cursor
+}
+
+// source is what a query reads from and how it decodes items. It is
+// immutable and shared by the copies of a query.
+type source[T any] struct {
+	table  *keyfirst.Table
+	decode func(map[string]types.AttributeValue) (T, error)
+	opts   []func(*Options)
+}
+
+// sortSpec is the recorded sort key condition: none, a keys.Cond or a raw
+// attribute condition.
+type sortSpec struct {
+	kind sortKind
+	cond keys.Cond
+	attr AttrCond
+	err  error
+}
+
+type sortKind uint8
+
+const (
+	sortNone sortKind = iota
+	sortCond
+	sortAttr
+)
+
+// Of starts a query of entity e: every item it returns is decoded into T
+// with [keyfirst.Entity.Decode], so an item of another entity type is an
+// error (choose a sort key condition that selects only T's items, or read
+// a mixed collection with [Collection]). optFns apply to every call of the
+// query.
+func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
+	if e == nil {
+		return Query[T]{}
+	}
+	return Query[T]{src: &source[T]{table: e.Table(), decode: e.Decode, opts: slices.Clone(optFns)}}
+}
+
+// Collection starts a query of a mixed item collection of table t (a repo
+// and its issues): every item is decoded by [keyfirst.Table.Decode] into
+// the Go type of its entity (a T, not a *T), for a type switch. optFns
+// apply to every call of the query.
+func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
+	if t == nil {
+		return Query[any]{}
+	}
+	return Query[any]{src: &source[any]{table: t, decode: t.Decode, opts: slices.Clone(optFns)}}
+}
+
+// Index reads the global or local secondary index called name; "" is the
+// table itself (the default). An unknown name is refused ([ProblemIndex]).
+func (q Query[T]) Index(name string) Query[T] {
+	q.index = name
+	return q
+}
+
+// Partition sets the partition key: one value per partition key attribute
+// of the index, in the index's order (one for a classic key, up to four
+// for a native multi-attribute key), each of the attribute's type.
+func (q Query[T]) Partition(values ...Value) Query[T] {
+	q.partition = slices.Clone(values)
+	return q
+}
+
+// Sort sets the sort key condition to c, built from typed values by the
+// keys package; err is the error of its construction, so that a keys call
+// passes straight in:
+//
+//	q.Sort(orderSK.With1(Cancelled).HalfOpen(jul1, oct1))
+//
+// On a sort key of one attribute, c compares the whole concatenated value
+// (the attribute holds the key as the codec's Encode writes it). On a
+// native multi-attribute sort key, c's native form applies: equality on
+// the leading attributes and one condition on the next, left to right.
+// Sort replaces any previous sort key condition.
+func (q Query[T]) Sort(c keys.Cond, err error) Query[T] {
+	q.sort = sortSpec{kind: sortCond, cond: c, err: err}
+	return q
+}
+
+// SortAttr sets a raw condition on one sort key attribute, for a sort key
+// that is not a keys composite (see [Attr]). On a multi-attribute sort
+// key only the first attribute takes a raw condition. SortAttr replaces
+// any previous sort key condition.
+func (q Query[T]) SortAttr(c AttrCond) Query[T] {
+	q.sort = sortSpec{kind: sortAttr, attr: c}
+	return q
+}
+
+// Desc reads in descending sort key order (ScanIndexForward=false): newest
+// first, at the same cost, without reversed timestamps.
+func (q Query[T]) Desc() Query[T] {
+	q.desc = true
+	return q
+}
+
+// Asc reads in ascending sort key order, the default.
+func (q Query[T]) Asc() Query[T] {
+	q.desc = false
+	return q
+}
+
+// Project reads only the attributes named (document paths, as in the
+// expression package), plus what the query itself needs: the key
+// attributes of the table and the index (for cursors) and the entity-type
+// attribute (for decoding) when the index holds it. On a global secondary
+// index that does not project ALL, naming an attribute it does not hold
+// is refused ([ProblemProjection]). No name reads every attribute.
+func (q Query[T]) Project(attributes ...string) Query[T] {
+	q.projection = slices.Clone(attributes)
+	return q
+}
+
+// ConsistentRead asks for a strongly consistent read: allowed on the table
+// and on local secondary indexes, refused on a global secondary index
+// ([ProblemConsistentRead]), which DynamoDB keeps eventually consistent.
+func (q Query[T]) ConsistentRead() Query[T] {
+	q.consistent = true
+	return q
+}
+
+// Limit returns at most n items in all: exactly min(n, matching items),
+// over as many requests as needed, each asking DynamoDB for the items
+// still missing, and no request after the n-th item. n must be positive
+// ([ProblemLimit]). Without Limit, [Query.Page] returns one DynamoDB page
+// and [Query.All] reads to the end.
+func (q Query[T]) Limit(n int) Query[T] {
+	q.limit, q.limitSet = n, true
+	return q
+}
+
+// After resumes the query after the item at which c was made ([Page.Next]
+// or [Options.Next]). The empty Cursor starts from the beginning. A cursor
+// of another query, a changed one, or one whose key lies outside the
+// query's partition is refused before any request (see [Cursor]).
+func (q Query[T]) After(c Cursor) Query[T] {
+	q.after = c
+	return q
+}

@@ -1,0 +1,112 @@
+package query
+
+import (
+	"context"
+	"math"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// item is one item as DynamoDB returns it.
+type item = map[string]types.AttributeValue
+
+// response is what the request loop needs of a Query or Scan response.
+type response struct {
+	items    []item
+	last     item // LastEvaluatedKey
+	capacity *types.ConsumedCapacity
+}
+
+// fetch sends request number n of a call, starting after start (nil: from
+// the beginning), asking for at most limit items (0: no limit).
+type fetch func(ctx context.Context, n int, start item, limit int) (response, error)
+
+// handler receives the items of one response. It returns how many of
+// them, from the first, it returned to the caller, and whether to stop.
+type handler func(items []item, capacity *types.ConsumedCapacity) (returned int, stop bool)
+
+// progress is where a request loop stopped.
+type progress struct {
+	// resume is the key of the last item returned, or the key the loop
+	// started from when none was: the position to resume from.
+	resume item
+	// done reports that no item follows resume: every item was returned.
+	done bool
+}
+
+// pages is the request loop shared by queries and scan segments. It sends
+// requests from start, following LastEvaluatedKey, and hands each
+// response's items to h, until h stops, limit items were returned (limit
+// > 0; each request asks for the items still missing, so no request is
+// sent after the last one needed), the read is done, or, with onePage and
+// no limit, after the first response.
+func pages(ctx context.Context, send fetch, start item, limit int, onePage bool, h handler) (progress, error) {
+	pr := progress{resume: start}
+	remaining := limit
+	for n := 1; ; n++ {
+		resp, err := send(ctx, n, start, remaining)
+		if err != nil {
+			return pr, err
+		}
+		returned, stop := h(resp.items, resp.capacity)
+		if returned > 0 {
+			pr.resume = resp.items[returned-1]
+		}
+		pr.done = returned == len(resp.items) && len(resp.last) == 0
+		if limit > 0 {
+			remaining -= returned
+		}
+		switch {
+		case stop || returned < len(resp.items) || pr.done:
+			return pr, nil
+		case limit > 0 && remaining <= 0:
+			return pr, nil
+		case onePage && limit == 0:
+			if returned == 0 {
+				pr.resume = resp.last
+			}
+			return pr, nil
+		}
+		start = resp.last
+	}
+}
+
+// queryFetch sends the plan's Query requests with client.
+func (p *plan) queryFetch(client keyfirst.QueryAPI) fetch {
+	return func(ctx context.Context, n int, start item, limit int) (response, error) {
+		in := p.input
+		in.ExclusiveStartKey = start
+		if limit > 0 {
+			in.Limit = aws.Int32(int32(min(limit, math.MaxInt32)))
+		}
+		out, err := client.Query(ctx, &in)
+		if err != nil {
+			return response{}, &RequestError{Op: "Query", Table: p.table, Index: p.index, Request: n, Err: err}
+		}
+		return response{items: out.Items, last: out.LastEvaluatedKey, capacity: out.ConsumedCapacity}, nil
+	}
+}
+
+// next is the cursor after a request loop that stopped at pr: empty when
+// the query is done.
+func (p *plan) next(pr progress) (Cursor, error) {
+	if pr.done || pr.resume == nil {
+		return "", nil
+	}
+	return p.cursorAt(pr.resume)
+}
+
+// addCapacity adds one response's capacity to each non-nil target.
+func addCapacity(cc *types.ConsumedCapacity, targets ...*keyfirst.Capacity) {
+	if cc == nil {
+		return
+	}
+	for _, t := range targets {
+		if t != nil {
+			t.AddRead(*cc)
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// MaxSegments is the largest number of parallel segments of a [Scan], one
+// goroutine each.
+const MaxSegments = 1000
+
+// ScanAPI is the Scan operation.
+type ScanAPI interface {
+	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+}
+
+var _ ScanAPI = (*dynamodb.Client)(nil)
+
+// Scan reads every item of a secondary index that the schema declares
+// Scannable ([keyfirst.Index].Scannable): a sparse index that holds one
+// entity type by design, where reading it all is the access pattern
+// (seed 000: only customers carry the index key). There is no Scan of a
+// table, and an index not declared scannable is refused with
+// [ProblemNotScannable] before any request.
+//
+// Like [Query], a Scan is a value: every method returns a modified copy.
+type Scan[T any] struct {
+	src        *source[T]
+	index      string
+	segments   int
+	projection []string
+	consistent bool
+}
+
+// ScanIndex starts a scan of the index called index, whose items decode
+// into T with [keyfirst.Entity.Decode] (an item of another type is an
+// error: a write-path bug that put it in the index). optFns apply to every
+// call.
+func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*Options)) Scan[T] {
+	if e == nil {
+		return Scan[T]{index: index}
+	}
+	return Scan[T]{src: &source[T]{table: e.Table(), decode: e.Decode, opts: slices.Clone(optFns)}, index: index}
+}
+
+// Segments reads the index in n parallel segments (1 to [MaxSegments]; 1
+// by default), one goroutine each.
+func (s Scan[T]) Segments(n int) Scan[T] {
+	s.segments = n
+	return s
+}
+
+// Project reads only the attributes named, plus the key attributes and the
+// entity-type attribute when the index holds it (see [Query.Project]).
+func (s Scan[T]) Project(attributes ...string) Scan[T] {
+	s.projection = slices.Clone(attributes)
+	return s
+}
+
+// ConsistentRead asks for strongly consistent reads: refused on a global
+// secondary index ([ProblemConsistentRead]).
+func (s Scan[T]) ConsistentRead() Scan[T] {
+	s.consistent = true
+	return s
+}
+
+// scanPlan is a checked scan.
+type scanPlan struct {
+	plan
+	segments int
+	input    dynamodb.ScanInput
+}
+
+// plan checks the scan and builds its request template.
+func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
+	if s.src == nil {
+		return nil, &Error{Index: s.index, Problem: ProblemSource, Detail: "start the scan with query.ScanIndex(entity, index), with a non-nil entity"}
+	}
+	t := s.src.table
+	f := failer{table: t.Name(), index: s.index}
+	p := &scanPlan{plan: plan{table: t.Name(), index: s.index, opts: resolve(s.src.opts, optFns)}, segments: 1}
+	if err := p.opts.check(p.table, p.index); err != nil {
+		return nil, err
+	}
+	if p.opts.Next != nil {
+		return nil, f.fail("", ProblemOption, "a Scan has no cursor: drop WithNext", nil)
+	}
+	if s.index == "" {
+		return nil, f.fail("", ProblemNotScannable,
+			"a Scan of the table reads every item of every type: query a key, or declare a sparse index Scannable and scan it", nil)
+	}
+	ks, err := t.Index(s.index)
+	if err != nil {
+		return nil, f.fail("", ProblemIndex, "", err)
+	}
+	if !ks.Scannable {
+		return nil, f.fail("", ProblemNotScannable,
+			"the schema does not declare the index Scannable (a sparse index of one entity type); query it by key instead", nil)
+	}
+	if s.segments != 0 {
+		if s.segments < 1 || s.segments > MaxSegments {
+			return nil, f.fail("", ProblemSegments, fmt.Sprintf("Segments(%d): use 1 to %d", s.segments, MaxSegments), nil)
+		}
+		p.segments = s.segments
+	}
+	if s.consistent && !ks.ConsistentReadAllowed() {
+		return nil, f.fail("", ProblemConsistentRead, "a GSI is eventually consistent only: drop ConsistentRead", nil)
+	}
+	p.schema = ks
+	p.keyAttrs = keyAttributes(t, ks)
+	names, err := projection(f, t, ks, p.keyAttrs, s.projection)
+	if err != nil {
+		return nil, err
+	}
+	p.input = dynamodb.ScanInput{
+		TableName:              aws.String(p.table),
+		IndexName:              aws.String(p.index),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+	}
+	if names != nil {
+		expr, err := expression.NewBuilder().WithProjection(names.list()).Build()
+		if err != nil {
+			return nil, f.fail("", ProblemProjection, "the expression package refused the projection", err)
+		}
+		p.input.ProjectionExpression = expr.Projection()
+		p.input.ExpressionAttributeNames = expr.Names()
+	}
+	if s.consistent {
+		p.input.ConsistentRead = aws.Bool(true)
+	}
+	if p.segments > 1 {
+		p.input.TotalSegments = aws.Int32(int32(p.segments))
+	}
+	return p, nil
+}
+
+// scanFetch sends the Scan requests of one segment with client.
+func (p *scanPlan) scanFetch(client ScanAPI, segment int) fetch {
+	return func(ctx context.Context, n int, start item, _ int) (response, error) {
+		in := p.input
+		in.ExclusiveStartKey = start
+		if p.segments > 1 {
+			in.Segment = aws.Int32(int32(segment))
+		}
+		out, err := client.Scan(ctx, &in)
+		if err != nil {
+			return response{}, &RequestError{Op: "Scan", Table: p.table, Index: p.index, Segment: segment, Request: n, Err: err}
+		}
+		return response{items: out.Items, last: out.LastEvaluatedKey, capacity: out.ConsumedCapacity}, nil
+	}
+}
+
+// batch is one response of a segment, or the error that ended it.
+type batch struct {
+	items    []item
+	capacity *types.ConsumedCapacity
+	err      error
+}
+
+// All returns an iterator over every item of the index. The segments run
+// in parallel, each in its own goroutine, and the items arrive in no
+// particular order. Breaking out of the loop, or the end of ctx, stops
+// every segment; All's iteration returns only after all of them have.
+//
+// The iterator is single-use: ranging over it a second time yields
+// [ErrReused]. Errors are yielded with the zero T and end the iteration:
+// first the scan's [*Error] (before any request), then the first
+// [*RequestError] of any segment, or a decoding error. [Options.Capacity]
+// receives the capacity of every request, on the iterating goroutine.
+func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
+	var used atomic.Bool
+	return func(yield func(T, error) bool) {
+		var zero T
+		if used.Swap(true) {
+			yield(zero, ErrReused)
+			return
+		}
+		p, err := s.plan(optFns)
+		if err == nil {
+			err = p.checkClient(client == nil)
+		}
+		if err != nil {
+			yield(zero, err)
+			return
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		batches := make(chan batch)
+		var wg sync.WaitGroup
+		for seg := range p.segments {
+			wg.Go(func() {
+				// Every segment ends with its error, if any, sent without
+				// condition: the deferred drain below receives it when the
+				// loop has stopped.
+				var stopped error
+				_, err := pages(ctx, p.scanFetch(client, seg), nil, 0, false,
+					func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+						select {
+						case batches <- batch{items: items, capacity: cc}:
+							return len(items), false
+						case <-ctx.Done():
+							stopped = context.Cause(ctx)
+							return 0, true
+						}
+					})
+				if err == nil {
+					err = stopped
+				}
+				if err != nil {
+					batches <- batch{err: err}
+				}
+			})
+		}
+		go func() {
+			wg.Wait()
+			close(batches)
+		}()
+		defer func() {
+			cancel()
+			for range batches { // until every segment has returned
+			}
+		}()
+		for b := range batches {
+			addCapacity(b.capacity, p.opts.Capacity)
+			if b.err != nil {
+				yield(zero, b.err)
+				return
+			}
+			for _, it := range b.items {
+				v, err := s.src.decode(it)
+				if err != nil {
+					yield(zero, err)
+					return
+				}
+				if !yield(v, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Collect reads every item of the index into a slice, as [Scan.All] does.
+// On an error it returns the items read before it.
+func (s Scan[T]) Collect(ctx context.Context, client ScanAPI, optFns ...func(*Options)) ([]T, error) {
+	return collect(s.All(ctx, client, optFns...))
+}

@@ -1,0 +1,219 @@
+package query
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// Value is one typed key value: a string (S), a number (N) or bytes (B),
+// for a partition key attribute or a raw sort key condition. Build it with
+// [S], [N], [B] or, straight from a keys codec, [Encoded]. A Value is
+// immutable; one that could not be built keeps its error, which the query
+// returns before any request.
+type Value struct {
+	av  types.AttributeValue
+	err error
+}
+
+// S is a string value.
+func S(v string) Value { return Value{av: &types.AttributeValueMemberS{Value: v}} }
+
+// Encoded is the string value returned by a keys codec, with its error, so
+// that the result of Encode passes straight in:
+//
+//	q.Partition(query.Encoded(customerPK.Encode("c1")))
+func Encoded(v string, err error) Value {
+	if err != nil {
+		return Value{err: err}
+	}
+	return S(v)
+}
+
+// N is a number value. NaN and infinities are not numbers DynamoDB stores
+// and are kept as an error.
+func N[V keyfirst.Number](v V) Value {
+	rv := reflect.ValueOf(v)
+	var s string
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		s = strconv.FormatInt(rv.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		s = strconv.FormatUint(rv.Uint(), 10)
+	default:
+		f := rv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return Value{err: fmt.Errorf("query: %v is not a number DynamoDB can store", f)}
+		}
+		s = strconv.FormatFloat(f, 'g', -1, rv.Type().Bits())
+	}
+	return Value{av: &types.AttributeValueMemberN{Value: s}}
+}
+
+// B is a binary value; b is copied.
+func B(b []byte) Value {
+	return Value{av: &types.AttributeValueMemberB{Value: bytes.Clone(b)}}
+}
+
+// Strings turns the segments returned by a keys codec's Parts (one per
+// attribute of a native multi-attribute key) into values, keeping the
+// error:
+//
+//	q.Partition(query.Strings(tenantKey.Parts(tenant, region))...)
+func Strings(parts []string, err error) []Value {
+	if err != nil {
+		return []Value{{err: err}}
+	}
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = S(p)
+	}
+	return out
+}
+
+// Type returns the value's DynamoDB type ("S", "N" or "B"), or "" for a
+// value that could not be built (or the zero Value).
+func (v Value) Type() types.ScalarAttributeType { return avType(v.av) }
+
+// String renders the value for messages, as in S:"CUST#c1".
+func (v Value) String() string {
+	if v.err != nil {
+		return "error: " + v.err.Error()
+	}
+	return avString(v.av)
+}
+
+// avType is the scalar type of a key attribute value ("" for any other).
+func avType(av types.AttributeValue) types.ScalarAttributeType {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return types.ScalarAttributeTypeS
+	case *types.AttributeValueMemberN:
+		return types.ScalarAttributeTypeN
+	case *types.AttributeValueMemberB:
+		return types.ScalarAttributeTypeB
+	}
+	return ""
+}
+
+// avString renders a scalar attribute value as TYPE:"value".
+func avString(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S:" + strconv.Quote(v.Value)
+	case *types.AttributeValueMemberN:
+		return "N:" + v.Value
+	case *types.AttributeValueMemberB:
+		return fmt.Sprintf("B:%x", v.Value)
+	case nil:
+		return "(none)"
+	}
+	return fmt.Sprintf("%T", av)
+}
+
+// avEmpty reports an empty S or B value, which DynamoDB refuses in a key.
+func avEmpty(av types.AttributeValue) bool {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value == ""
+	case *types.AttributeValueMemberB:
+		return len(v.Value) == 0
+	}
+	return false
+}
+
+// avLen is the size of a key value in bytes (the limits are on S and B).
+func avLen(av types.AttributeValue) int {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	}
+	return 0
+}
+
+// maxNumberLen bounds the text of a number in a key.
+const maxNumberLen = 64
+
+// avValid reports whether a number is written as DynamoDB writes numbers:
+// an optional minus, digits, an optional fraction and an optional exponent
+// of at most three digits, 64 characters in all (DynamoDB keeps 38
+// significant digits and exponents within -130..125; the bounds keep a
+// hostile cursor from making comparisons expensive).
+func avValid(av types.AttributeValue) bool {
+	n, ok := av.(*types.AttributeValueMemberN)
+	if !ok {
+		return true
+	}
+	s := n.Value
+	if len(s) > maxNumberLen {
+		return false
+	}
+	digits := func() bool {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		s = s[i:]
+		return i > 0
+	}
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if !digits() {
+		return false
+	}
+	if len(s) > 0 && s[0] == '.' {
+		s = s[1:]
+		if !digits() {
+			return false
+		}
+	}
+	if len(s) > 0 && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+			s = s[1:]
+		}
+		rest := len(s)
+		if !digits() || rest-len(s) > 3 {
+			return false
+		}
+	}
+	return s == ""
+}
+
+// avEqual reports whether two scalar key values are equal as DynamoDB
+// compares them: strings and bytes exactly, numbers by value.
+func avEqual(a, b types.AttributeValue) bool {
+	switch x := a.(type) {
+	case *types.AttributeValueMemberS:
+		y, ok := b.(*types.AttributeValueMemberS)
+		return ok && x.Value == y.Value
+	case *types.AttributeValueMemberB:
+		y, ok := b.(*types.AttributeValueMemberB)
+		return ok && bytes.Equal(x.Value, y.Value)
+	case *types.AttributeValueMemberN:
+		y, ok := b.(*types.AttributeValueMemberN)
+		if !ok {
+			return false
+		}
+		if x.Value == y.Value {
+			return true
+		}
+		if !avValid(x) || !avValid(y) {
+			return false
+		}
+		rx, okx := new(big.Rat).SetString(x.Value)
+		ry, oky := new(big.Rat).SetString(y.Value)
+		return okx && oky && rx.Cmp(ry) == 0
+	}
+	return false
+}
