@@ -17,12 +17,21 @@ type Anchor struct {
 }
 
 // Key returns the anchor's string and the error of its construction.
-func (a Anchor) Key() (string, error) { return a.key, a.err }
+func (a Anchor) Key() (string, error) { return a.key, a.ready() }
+
+// ready returns the Anchor's construction error; the zero Anchor is
+// unusable.
+func (a Anchor) ready() error {
+	if a.err == nil && a.key == "" {
+		return defErr(nil, "zero Anchor value: get anchors from a key's At, Start and End methods")
+	}
+	return a.err
+}
 
 // cond builds a single-operand condition on the anchor.
 func (a Anchor) cond(op Op) (Cond, error) {
-	if a.err != nil {
-		return Cond{}, a.err
+	if err := a.ready(); err != nil {
+		return Cond{}, err
 	}
 	return Cond{op: op, lo: a.key, noNative: true}, nil
 }
@@ -47,11 +56,11 @@ func (a Anchor) Ge() (Cond, error) { return a.cond(OpGe) }
 // Between selects the keys from lo through hi, both inclusive. lo above hi
 // is [ErrEmptyRange].
 func Between(lo, hi Anchor) (Cond, error) {
-	if lo.err != nil {
-		return Cond{}, lo.err
+	if err := lo.ready(); err != nil {
+		return Cond{}, err
 	}
-	if hi.err != nil {
-		return Cond{}, hi.err
+	if err := hi.ready(); err != nil {
+		return Cond{}, err
 	}
 	if lo.key > hi.key {
 		return Cond{}, &SegmentError{Kind: "key", Value: lo.key, Err: ErrEmptyRange}

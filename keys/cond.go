@@ -77,7 +77,8 @@ func (o Op) match(v, lo, hi string) bool {
 //   - for a native multi-attribute sort key (one attribute per typed
 //     segment, in order): [Cond.Native].
 //
-// Both select the same typed values. A Cond is immutable.
+// Both select the same typed values. A Cond is immutable. The zero Cond
+// has [OpNone]: it is no condition, and the query package refuses it.
 type Cond struct {
 	op       Op
 	lo, hi   string

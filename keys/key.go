@@ -20,8 +20,10 @@ func (k Key1[A]) pieces(a A) (ps [1]piece, err error) {
 	if err = k.l.ready(); err != nil {
 		return ps, err
 	}
-	ps[0], err = encodeAt(k.a, a, k.l.sep, 1)
-	return ps, err
+	if ps[0], err = encodeAt(k.a, a, k.l.sep, 1); err != nil {
+		return ps, err
+	}
+	return ps, k.l.fits(ps[:])
 }
 
 // Encode returns the key of a.
@@ -101,8 +103,10 @@ func (k Key2[A, B]) pieces(a A, b B) (ps [2]piece, err error) {
 	if ps[0], err = encodeAt(k.a, a, k.l.sep, 1); err != nil {
 		return ps, err
 	}
-	ps[1], err = encodeAt(k.b, b, k.l.sep, 2)
-	return ps, err
+	if ps[1], err = encodeAt(k.b, b, k.l.sep, 2); err != nil {
+		return ps, err
+	}
+	return ps, k.l.fits(ps[:])
 }
 
 // Encode returns the key of (a, b).
@@ -203,8 +207,10 @@ func (k Key3[A, B, C]) pieces(a A, b B, c C) (ps [3]piece, err error) {
 	if ps[1], err = encodeAt(k.b, b, k.l.sep, 2); err != nil {
 		return ps, err
 	}
-	ps[2], err = encodeAt(k.c, c, k.l.sep, 3)
-	return ps, err
+	if ps[2], err = encodeAt(k.c, c, k.l.sep, 3); err != nil {
+		return ps, err
+	}
+	return ps, k.l.fits(ps[:])
 }
 
 // Encode returns the key of (a, b, c).
@@ -312,8 +318,10 @@ func (k Key4[A, B, C, D]) pieces(a A, b B, c C, d D) (ps [4]piece, err error) {
 	if err != nil {
 		return ps, err
 	}
-	ps[3], err = encodeAt(k.d, d, k.l.sep, 4)
-	return ps, err
+	if ps[3], err = encodeAt(k.d, d, k.l.sep, 4); err != nil {
+		return ps, err
+	}
+	return ps, k.l.fits(ps[:])
 }
 
 // Encode returns the key of (a, b, c, d).

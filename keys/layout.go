@@ -85,6 +85,14 @@ func (l *layout) size(ps []piece) int {
 	return n
 }
 
+// fits refuses a key longer than DynamoDB allows any key attribute to be.
+func (l *layout) fits(ps []piece) error {
+	if l.size(ps) > MaxKeyBytes {
+		return segErr(len(ps), "key", l.encode(ps), ErrTooLong)
+	}
+	return nil
+}
+
 // encode joins ps into a key with exactly one allocation.
 func (l *layout) encode(ps []piece) string {
 	var b strings.Builder

@@ -1,6 +1,7 @@
 package keys_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/keyfirst/keyfirst/keys"
@@ -68,4 +69,36 @@ func TestZeroKey(t *testing.T) {
 	wantErr(t, err, keys.ErrDefinition)
 	_, err = k.End().Ge()
 	wantErr(t, err, keys.ErrDefinition)
+}
+
+// The zero Range and Anchor refuse every operation instead of panicking.
+func TestZeroRangeAndAnchor(t *testing.T) {
+	var r keys.Range[int]
+	for _, f := range []func() (keys.Cond, error){
+		func() (keys.Cond, error) { return r.Eq(1) },
+		func() (keys.Cond, error) { return r.HalfOpen(1, 2) },
+		r.BeginsWith,
+	} {
+		_, err := f()
+		wantErr(t, err, keys.ErrDefinition)
+	}
+	var a keys.Anchor
+	_, err := a.Le()
+	wantErr(t, err, keys.ErrDefinition)
+	_, err = a.Key()
+	wantErr(t, err, keys.ErrDefinition)
+	_, err = keys.Between(a, repoSK.At("x"))
+	wantErr(t, err, keys.ErrDefinition)
+}
+
+// No key attribute can exceed DynamoDB's 2048 bytes.
+func TestKeyTooLong(t *testing.T) {
+	id := keys.ID[string]()
+	k := keys.Must(keys.NewKey2(id, id, keys.WithPrefix("P")))
+	long := strings.Repeat("a", 1023)
+	_, err := k.Encode(long, long) // 2 + 1023 + 1 + 1023 = 2049 bytes
+	wantErr(t, err, keys.ErrTooLong)
+	wantSegment(t, err, 2, "key")
+	_, err = k.Encode(long, long[1:])
+	wantErr(t, err, nil)
 }

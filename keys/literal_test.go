@@ -59,3 +59,25 @@ func TestLiteralInTheMiddle(t *testing.T) {
 		t.Fatalf("%v matches the wrong keys", c)
 	}
 }
+
+func FuzzLiteral(f *testing.F) {
+	f.Add("ISSUE", "ISSUE")
+	f.Add("REPO", "REPO#")
+	f.Add("A", "")
+	f.Fuzz(func(t *testing.T, lit, s string) {
+		c := keys.Literal(lit)
+		b, err := c.Append(nil, '#', struct{}{})
+		if (err == nil) != (validID(lit, 1<<30) == nil) {
+			t.Fatalf("Literal(%q).Append error = %v", lit, err)
+		}
+		if err != nil {
+			return
+		}
+		if string(b) != lit {
+			t.Fatalf("Literal(%q).Append = %q", lit, b)
+		}
+		if _, err := c.Parse(s, '#'); (err == nil) != (s == lit) {
+			t.Fatalf("Literal(%q).Parse(%q) error = %v", lit, s, err)
+		}
+	})
+}

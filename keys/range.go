@@ -28,14 +28,22 @@ type Range[V any] struct {
 
 // encode encodes v as the ranged segment.
 func (r Range[V]) encode(v V) (string, error) {
-	if r.err != nil {
-		return "", r.err
+	if err := r.ready(); err != nil {
+		return "", err
 	}
 	p, err := encodeAt(r.c, v, r.sep, r.segment)
 	if err != nil {
 		return "", err
 	}
 	return p.String(), nil
+}
+
+// ready returns the Range's construction error; the zero Range is unusable.
+func (r Range[V]) ready() error {
+	if r.err == nil && r.c == nil {
+		return defErr(nil, "zero Range value: get ranges from a key's Range and With methods")
+	}
+	return r.err
 }
 
 // bounded reports whether something precedes the segment, so that the
@@ -205,8 +213,8 @@ func (r Range[V]) HalfOpen(lo, hi V) (Cond, error) {
 // native form it is equality on the fixed attributes alone. With nothing
 // fixed and no literal prefix it would match every key: [ErrNoCondition].
 func (r Range[V]) BeginsWith() (Cond, error) {
-	if r.err != nil {
-		return Cond{}, r.err
+	if err := r.ready(); err != nil {
+		return Cond{}, err
 	}
 	if !r.bounded() {
 		return Cond{}, ErrNoCondition
