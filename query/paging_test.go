@@ -96,7 +96,10 @@ func TestPagingEqualsOnePass(t *testing.T) {
 			suffix := fmt.Sprintf("desc=%t/signed=%t", desc, signed)
 			runs = append(runs,
 				run{"table/" + suffix,
-					func(t *testing.T) ([]string, int) { es, n := pageThrough(t, a, client, 7, opts...); return eventsOf(es), n },
+					func(t *testing.T) ([]string, int) {
+						es, n := pageThrough(t, a, client, 7, opts...)
+						return eventsOf(es), n
+					},
 					func(t *testing.T) []string { es, err := a.Collect(ctx, client); noErr(t, err); return eventsOf(es) }},
 				run{"native GSI/" + suffix,
 					func(t *testing.T) ([]string, int) { os, n := pageThrough(t, c, sc, 7, opts...); return orderIDs(os), n },
