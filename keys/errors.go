@@ -76,8 +76,12 @@ type SegmentError struct {
 // maxShown bounds how much of a hostile value an error message repeats.
 const maxShown = 64
 
-// Error describes the segment, its kind and the value, then the cause.
+// Error states the cause, then the segment, its kind and the value (when
+// there is one; at most 64 bytes of it).
 func (e *SegmentError) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("%v: segment %d (%s)", e.Err, e.Segment, e.Kind)
+	}
 	v := e.Value
 	if len(v) > maxShown {
 		v = v[:maxShown] + "..."

@@ -99,3 +99,10 @@ func TestBadInputs(t *testing.T) {
 		})
 	}
 }
+
+func TestSegmentErrorWithoutValue(t *testing.T) {
+	_, err := keys.NewKey1(keys.Enum[Status]("A", "A"))
+	if want := "keys: invalid key definition: enum with a duplicate value: segment 1 (enum)"; err.Error() != want {
+		t.Fatalf("Error() = %s, want %s", err, want)
+	}
+}
