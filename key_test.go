@@ -1,0 +1,75 @@
+package keyfirst_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// A table keyed by a number and a binary value.
+type reading struct {
+	Sensor int64  `dynamodbav:"sensor"`
+	Mark   []byte `dynamodbav:"mark"`
+	Value  string `dynamodbav:"value"`
+}
+
+func readings(t *testing.T) *keyfirst.Entity[reading] {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "readings", PartitionKey: keyfirst.NumberAttr("id"), SortKey: keyfirst.BinaryAttr("at")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[reading]{
+		Type:         "READING",
+		PartitionKey: keyfirst.N(func(r reading) (int64, error) { return r.Sensor, nil }),
+		SortKey:      keyfirst.B(func(r reading) ([]byte, error) { return r.Mark, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestNumberAndBinaryKeys(t *testing.T) {
+	e := readings(t)
+	k := mustKey(t, e, reading{Sensor: -12, Mark: []byte{0xca, 0xfe}})
+	if k.String() != "(-12, 0xcafe)" {
+		t.Fatalf("String() = %s", k)
+	}
+	item := mustItem(t, e, reading{Sensor: 7, Mark: []byte{1}, Value: "v"})
+	if avText(item["id"]) != "7" || avString(item["at"]) != "B:\x01" {
+		t.Fatalf("item %v", item)
+	}
+	_, err := e.Key(reading{Sensor: 1})
+	var ie *keyfirst.ItemError
+	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemEmptyKey || ie.Attribute != "at" {
+		t.Fatalf("empty binary key: %v", err)
+	}
+	// The key converts back into the request's key attributes.
+	stored := reading{Sensor: -12, Mark: []byte{0xca, 0xfe}, Value: "v"}
+	api := &recordGet{item: mustItem(t, e, stored)}
+	got, err := e.Get(context.Background(), api, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if avText(api.in.Key["id"]) != "-12" || avString(api.in.Key["at"]) != "B:\xca\xfe" || len(api.in.Key) != 2 ||
+		got.Value != "v" || api.in.ConsistentRead != nil || api.in.ReturnConsumedCapacity != "" {
+		t.Fatalf("request %+v, got %+v", api.in, got)
+	}
+}
+
+// recordGet records the GetItem request and answers with item.
+type recordGet struct {
+	in   *dynamodb.GetItemInput
+	item map[string]types.AttributeValue
+}
+
+func (r *recordGet) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	r.in = in
+	return &dynamodb.GetItemOutput{Item: r.item}, nil
+}
