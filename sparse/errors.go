@@ -1,0 +1,178 @@
+package sparse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The sentinel errors of the package. Match them with [errors.Is]; the typed
+// errors that wrap them carry the facts and are matched with [errors.As].
+var (
+	// ErrInvalidRule: a membership rule cannot work as declared (see
+	// [RuleError]). It is reported when the rule is applied to a table,
+	// before any entity exists and long before any request.
+	ErrInvalidRule = errors.New("sparse: invalid membership rule")
+	// ErrCannotEstimate: the images given to [Estimator.Estimate] are not
+	// a write DynamoDB would accept (see [EstimateError]).
+	ErrCannotEstimate = errors.New("sparse: cannot estimate the write")
+)
+
+// RuleProblem says which requirement a membership rule breaks.
+type RuleProblem uint8
+
+// The problems of [RuleError].
+const (
+	RuleNoTable        RuleProblem = iota + 1 // the table is nil
+	RuleNoIndex                               // the rule names no index (the table's own key cannot be sparse)
+	RuleUnknownIndex                          // the table has no index of that name
+	RuleNoPredicate                           // the predicate is nil
+	RuleNoKeys                                // the rule derives no key attribute, so it can take no item out
+	RuleNoValue                               // a key attribute with a nil or zero Value
+	RuleNotIndexKey                           // the attribute is not a key attribute of the index
+	RulePrimaryKey                            // the attribute is a key of the table, present on every item
+	RuleDuplicateKey                          // the rule derives one attribute twice
+	RuleKeyType                               // the value's type is not the attribute's (S, N or B)
+	RuleEmptyValue                            // a fixed value that is empty, which DynamoDB refuses as a key
+	RuleValueTooLong                          // a fixed value longer than DynamoDB's key limit
+	RuleDuplicateIndex                        // two rules for one index
+	RuleIndexTaken                            // the entity spec derives the index's keys already
+)
+
+var ruleProblemText = map[RuleProblem]string{
+	RuleNoTable:        "no table",
+	RuleNoIndex:        "no index",
+	RuleUnknownIndex:   "unknown index",
+	RuleNoPredicate:    "no predicate",
+	RuleNoKeys:         "no key attribute",
+	RuleNoValue:        "no value",
+	RuleNotIndexKey:    "attribute is not a key of the index",
+	RulePrimaryKey:     "attribute is a key of the table",
+	RuleDuplicateKey:   "attribute derived twice",
+	RuleKeyType:        "value of the wrong type",
+	RuleEmptyValue:     "empty key value",
+	RuleValueTooLong:   "key value too long",
+	RuleDuplicateIndex: "two rules for one index",
+	RuleIndexTaken:     "index already derived by the entity",
+}
+
+// String describes the problem.
+func (p RuleProblem) String() string {
+	if s, ok := ruleProblemText[p]; ok {
+		return s
+	}
+	return fmt.Sprintf("problem %d", uint8(p))
+}
+
+// RuleError reports a membership rule that cannot work: which index, which
+// attribute, what is wrong and what to do instead. It wraps
+// [ErrInvalidRule].
+type RuleError struct {
+	Index     string      // the rule's index
+	Attribute string      // the key attribute concerned, if any
+	Problem   RuleProblem // what is wrong
+	Detail    string      // the facts, and what to do instead
+}
+
+func (e *RuleError) Error() string {
+	return describe(ErrInvalidRule, e.Problem.String(), e.Detail, "index", e.Index, "attribute", e.Attribute)
+}
+
+// Unwrap returns [ErrInvalidRule].
+func (e *RuleError) Unwrap() error { return ErrInvalidRule }
+
+// EstimateProblem says why a write cannot be estimated.
+type EstimateProblem uint8
+
+// The problems of [EstimateError].
+const (
+	EstimateNoTable     EstimateProblem = iota + 1 // the table is nil
+	EstimateNoImage                                // both images are nil: there is no write
+	EstimateMissingKey                             // an image lacks a primary key attribute
+	EstimateKeyMismatch                            // before and after have different primary keys
+	EstimateKeyType                                // a key attribute (table or index) has the wrong type
+	EstimateEmptyKey                               // a key attribute is an empty string or binary
+	EstimateBadNumber                              // a number is not a valid DynamoDB number
+	EstimateTooLarge                               // an image exceeds DynamoDB's 400 KB item limit
+	EstimateOtherTable                             // the entity belongs to another table than the estimator's
+	EstimateItem                                   // the entity could not build the item (see Err)
+)
+
+var estimateProblemText = map[EstimateProblem]string{
+	EstimateNoTable:     "no table",
+	EstimateNoImage:     "no image",
+	EstimateMissingKey:  "primary key attribute missing",
+	EstimateKeyMismatch: "before and after are different items",
+	EstimateKeyType:     "key attribute of the wrong type",
+	EstimateEmptyKey:    "empty key attribute",
+	EstimateBadNumber:   "invalid number",
+	EstimateTooLarge:    "item larger than 400 KB",
+	EstimateOtherTable:  "entity of another table",
+	EstimateItem:        "cannot build the item",
+}
+
+// String describes the problem.
+func (p EstimateProblem) String() string {
+	if s, ok := estimateProblemText[p]; ok {
+		return s
+	}
+	return fmt.Sprintf("problem %d", uint8(p))
+}
+
+// EstimateError reports images that are not a write DynamoDB would accept,
+// so no estimate of its cost would mean anything. It wraps
+// [ErrCannotEstimate] and, when there is one, the cause (a
+// [github.com/keyfirst/keyfirst.ItemError] of the entity).
+type EstimateError struct {
+	Image     string          // "before" or "after", when one image is concerned
+	Index     string          // the index whose key is concerned, if any
+	Attribute string          // the attribute concerned, if any
+	Problem   EstimateProblem // what is wrong
+	Detail    string          // the facts
+	Err       error           // the cause, if any
+}
+
+func (e *EstimateError) Error() string {
+	detail := e.Detail
+	if e.Err != nil {
+		if detail != "" {
+			detail += ": "
+		}
+		detail += e.Err.Error()
+	}
+	return describe(ErrCannotEstimate, e.Problem.String(), detail,
+		"image", e.Image, "index", e.Index, "attribute", e.Attribute)
+}
+
+// Unwrap returns [ErrCannotEstimate] and the cause.
+func (e *EstimateError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrCannotEstimate}
+	}
+	return []error{ErrCannotEstimate, e.Err}
+}
+
+// describe formats `sentinel: problem (k "v", ...): detail`, leaving out
+// empty facts.
+func describe(sentinel error, problem, detail string, facts ...string) string {
+	var b strings.Builder
+	b.WriteString(sentinel.Error())
+	b.WriteString(": ")
+	b.WriteString(problem)
+	sep := " ("
+	for i := 0; i+1 < len(facts); i += 2 {
+		if facts[i+1] == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s %q", sep, facts[i], facts[i+1])
+		sep = ", "
+	}
+	if sep == ", " {
+		b.WriteString(")")
+	}
+	if detail != "" {
+		b.WriteString(": ")
+		b.WriteString(detail)
+	}
+	return b.String()
+}
