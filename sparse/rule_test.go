@@ -261,13 +261,19 @@ func TestRuleItems(t *testing.T) {
 			map[string]string{"openBucket": "OPEN", "openedAt": "2026-06-23T08:00:00.000000"}, nil},
 		{"resolved ticket", func() (map[string]types.AttributeValue, error) { return tickets.Item(ticket("a", Resolved, at(8, 0))) },
 			nil, []string{"openBucket", "openedAt"}},
-		{"admin", func() (map[string]types.AttributeValue, error) { return users.Item(User{Org: "acme", Name: "warren", Role: Admin}) },
+		{"admin", func() (map[string]types.AttributeValue, error) {
+			return users.Item(User{Org: "acme", Name: "warren", Role: Admin})
+		},
 			map[string]string{"GSI1PK": "ORG#acme", "GSI1SK": "Admin"}, nil},
-		{"member", func() (map[string]types.AttributeValue, error) { return users.Item(User{Org: "acme", Name: "charlie", Role: Member}) },
+		{"member", func() (map[string]types.AttributeValue, error) {
+			return users.Item(User{Org: "acme", Name: "charlie", Role: Member})
+		},
 			nil, []string{"GSI1PK", "GSI1SK"}},
 		{"organization (dense in the same index)", func() (map[string]types.AttributeValue, error) { return orgs.Item(Organization{Name: "acme"}) },
 			map[string]string{"GSI1PK": "ORG#acme", "GSI1SK": "ORG#acme"}, nil},
-		{"customer", func() (map[string]types.AttributeValue, error) { return s.customers.Item(Customer{ID: "c1", Email: "a@b"}) },
+		{"customer", func() (map[string]types.AttributeValue, error) {
+			return s.customers.Item(Customer{ID: "c1", Email: "a@b"})
+		},
 			map[string]string{"CustomerIndexId": "c1"}, nil},
 		{"order", func() (map[string]types.AttributeValue, error) { return s.orders.Item(Order{Customer: "c1", ID: "o1"}) },
 			nil, []string{"CustomerIndexId"}},
