@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
 // MaxItemSize is DynamoDB's item size limit, 400 KB.
@@ -43,6 +45,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	}
 	p.item[e.pk.attr.Name] = pk
 	p.key.pk = partOf(pk)
+	size := codec.Size(e.pk.attr.Name, pk)
 	if e.hasSK {
 		sk, err := e.derivePrimary(e.sk, *v)
 		if err != nil {
@@ -50,20 +53,32 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		}
 		p.item[e.sk.attr.Name] = sk
 		p.key.sk = partOf(sk)
+		size += codec.Size(e.sk.attr.Name, sk)
 	}
 
 	for gi := range e.groups {
-		if err := e.deriveGroup(&e.groups[gi], *v, &p); err != nil {
+		n, err := e.deriveGroup(&e.groups[gi], *v, &p)
+		if err != nil {
 			return p, err
 		}
+		size += n
 	}
 
-	if err := e.codec.Encode(reflect.ValueOf(v).Elem(), p.item); err != nil {
+	n, err := e.codec.Encode(reflect.ValueOf(v).Elem(), p.item)
+	if err != nil {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
 	}
-	p.item[e.table.typeAttr] = &types.AttributeValueMemberS{Value: e.typeName}
+	size += n
+	typeAV := &types.AttributeValueMemberS{Value: e.typeName}
+	p.item[e.table.typeAttr] = typeAV
+	size += codec.Size(e.table.typeAttr, typeAV)
 	if e.version != "" && version >= 0 {
-		p.item[e.version] = &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)}
+		if old, ok := p.item[e.version]; ok {
+			size -= codec.Size(e.version, old)
+		}
+		versionAV := &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)}
+		p.item[e.version] = versionAV
+		size += codec.Size(e.version, versionAV)
 	}
 
 	// Index keys that are fields of T: absent leaves the index, present
@@ -83,7 +98,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		}
 	}
 
-	if size := itemSize(p.item); size > MaxItemSize {
+	if size > MaxItemSize {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
 			Detail: fmt.Sprintf("about %d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 	}
@@ -93,31 +108,32 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 // deriveGroup runs the derivations of one index: all of them present puts
 // the item in the index, any of them absent keeps it out (every derived
 // attribute of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) error {
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) (size int, err error) {
 	in := true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	for i, d := range g.derived {
 		av, ok, err := d.fn(v)
 		if err != nil {
-			return e.itemError(d, ItemDerive, "", err)
+			return 0, e.itemError(d, ItemDerive, "", err)
 		}
 		if !ok {
 			in = false
 			continue
 		}
 		if err := e.checkKeyValue(d, av); err != nil {
-			return err
+			return 0, err
 		}
 		vals[i] = av
 	}
 	for i, d := range g.derived {
 		if in {
 			p.item[d.attr.Name] = vals[i]
+			size += codec.Size(d.attr.Name, vals[i])
 		} else {
 			p.remove = append(p.remove, d.attr.Name)
 		}
 	}
-	return nil
+	return size, nil
 }
 
 // derivePrimary runs a primary key derivation, which must give a value.

@@ -158,8 +158,9 @@ func (c *Codec) Field(name string) (Field, bool) {
 func (c *Codec) Len() int { return len(c.fields) }
 
 // Encode adds the attributes of v, a value of the codec's struct type, to
-// dst.
-func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) error {
+// dst, and returns their size as [ItemSize] counts it.
+func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
+	size := 0
 	for i := range c.fields {
 		f := &c.fields[i]
 		fv, ok := f.get(v)
@@ -168,13 +169,14 @@ func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) err
 		}
 		av, err := f.encode(fv)
 		if err != nil {
-			return fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+			return size, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
 		}
 		if av != nil {
 			dst[f.Name] = av
+			size += Size(f.Name, av)
 		}
 	}
-	return nil
+	return size, nil
 }
 
 // Decode sets the fields of v, an addressable value of the codec's struct

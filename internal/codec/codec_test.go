@@ -123,7 +123,10 @@ func mustCodec(t *testing.T, typ reflect.Type) *Codec {
 func encode(t *testing.T, c *Codec, v any) (map[string]types.AttributeValue, error) {
 	t.Helper()
 	m := map[string]types.AttributeValue{}
-	err := c.Encode(reflect.ValueOf(v).Elem(), m)
+	size, err := c.Encode(reflect.ValueOf(v).Elem(), m)
+	if err == nil && size != ItemSize(m) {
+		t.Errorf("Encode reports size %d, the item has %d", size, ItemSize(m))
+	}
 	return m, err
 }
 
@@ -163,7 +166,7 @@ func TestEncodeMatchesAttributeValue(t *testing.T) {
 			}
 			// A value that is not addressable encodes the same.
 			plain := map[string]types.AttributeValue{}
-			if err := c.Encode(reflect.ValueOf(v), plain); err != nil {
+			if _, err := c.Encode(reflect.ValueOf(v), plain); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(plain, want) {

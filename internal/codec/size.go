@@ -1,18 +1,21 @@
-package keyfirst
+package codec
 
 import "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-// itemSize estimates an item's size as DynamoDB counts it (attribute names
+// ItemSize estimates an item's size as DynamoDB counts it (attribute names
 // plus values; numbers about one byte per two significant digits plus one;
 // 3 bytes of overhead per list or map and 1 per element). It errs on the
 // large side, so an item it accepts is accepted by DynamoDB.
-func itemSize(item map[string]types.AttributeValue) int {
+func ItemSize(item map[string]types.AttributeValue) int {
 	n := 0
 	for name, av := range item {
-		n += len(name) + valueSize(av)
+		n += Size(name, av)
 	}
 	return n
 }
+
+// Size is the size of one attribute, name and value, as ItemSize counts it.
+func Size(name string, av types.AttributeValue) int { return len(name) + valueSize(av) }
 
 func valueSize(av types.AttributeValue) int {
 	switch x := av.(type) {
