@@ -87,7 +87,7 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	ks, err := t.Index(q.index)
 	if err != nil {
-		return nil, f.fail("", ProblemIndex, "", err)
+		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
 	p.schema = ks
 	if p.partition, err = partitionTerms(f, ks, q.partition); err != nil {
@@ -385,6 +385,18 @@ func projection(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []k
 		}
 	}
 	return out, nil
+}
+
+// indexNames lists the table's indexes, for messages.
+func indexNames(t *keyfirst.Table) string {
+	var names []string
+	for _, ks := range t.Indexes() {
+		names = append(names, fmt.Sprintf("%s (%s)", ks.IndexName, ks.Kind))
+	}
+	if len(names) == 0 {
+		return "the table has no secondary index; use \"\" for the table"
+	}
+	return "the table's indexes are " + strings.Join(names, ", ") + `, and "" for the table`
 }
 
 // describe prints attributes as (a S, b N).

@@ -1,7 +1,83 @@
-// Package query will build reads that can only compile to a key condition:
-// partition key equality and one sort-key condition (=, <, <=, >, >=,
-// BETWEEN, begins_with) from typed values, with exact limits across pages,
-// resumable tamper-evident cursors bound to their query, and iteration as
-// iter.Seq2. It has no method that adds a FilterExpression and no Scan of a
-// table; only an index the schema declares scannable can be scanned.
+// Package query reads DynamoDB item collections with key conditions only:
+// the full partition key of the table or of an index, and at most one sort
+// key condition built from typed values. There is no method that adds a
+// FilterExpression and no Scan of a table, so what a query reads is what
+// it returns: [Query.Limit] is exact, and the capacity a page reports is
+// the price of its items.
+//
+// # Queries
+//
+// A query starts from an entity ([Of]: items decode into T) or from a
+// table ([Collection]: a mixed item collection, each item decoded into its
+// own entity type, for a type switch). It is a value: every method returns
+// a modified copy.
+//
+//	q := query.Of(orders).
+//		Index("ByStatusDate").
+//		Partition(query.S("c1")).
+//		Sort(orderStatusDate.With1(Cancelled).HalfOpen(jul1, oct1)).
+//		Limit(10)
+//
+// [Query.Index] picks the table, a GSI or an LSI; [Query.Partition] gives
+// a [Value] for every partition key attribute, in order ([S], [N], [B],
+// [Encoded] for the result of a keys codec, [Strings] for the parts of a
+// native multi-attribute key). [Query.Sort] takes a [keys.Cond]: on a sort
+// key of one attribute it compares the concatenated key
+// (CANCELLED#2019-07-01T00:00:00.000000); on a native multi-attribute key
+// (up to four attributes) the same condition applies attribute by
+// attribute, equality on the leading ones and one comparison on the next,
+// as DynamoDB requires. For a sort key that is not a keys composite, a
+// Number or a plain string, [Query.SortAttr] takes an [AttrCond] built
+// with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else.
+// [Query.Desc] reads newest first at the same cost; [Query.Project],
+// [Query.ConsistentRead] (not on a GSI) and [Query.After] complete it.
+//
+// # Reading
+//
+// The terminal calls take a context and a client (*dynamodb.Client, or
+// anything with its Query method: [keyfirst.QueryAPI]), check the query,
+// and return its first problem as an [*Error] before sending anything:
+//
+//   - [Query.Page] reads one page: exactly min(Limit, remaining) items
+//     over as many requests as needed, or one DynamoDB response without a
+//     limit; [Page.Next] resumes after its last item.
+//   - [Query.All] is an [iter.Seq2] over every item, up to the limit,
+//     sending each request when the loop needs it. It is single-use.
+//   - [Query.Collect] gathers All into a slice.
+//
+// With a limit, each request asks DynamoDB for the items still missing,
+// so a query never reads an item it does not return and sends no request
+// after its last item.
+//
+// # Cursors
+//
+// A [Cursor] resumes exactly after the last item returned, also when a
+// loop over All breaks in the middle of a page ([WithNext]). It holds that
+// item's key, is bound to its query (table, index, sort condition,
+// direction: [ErrCursorMismatch]), is refused when its key lies outside
+// the query's partition ([ErrCursorPartition]), and, with
+// [Options.CursorKey], carries an HMAC-SHA256 ([ErrCursorTampered]).
+//
+// # Scans
+//
+// [ScanIndex] reads a whole secondary index that the schema declares
+// Scannable (a sparse index of one entity type, where reading it all is
+// the access pattern), in parallel segments ([Scan.Segments]). A Scan of
+// the table, or of an index not declared scannable, is refused with
+// [ProblemNotScannable].
+//
+// # Cost
+//
+// Every request asks for the consumed capacity (INDEXES): each [Page]
+// reports its own in [Page.Capacity], and [WithCapacity] adds up every
+// request of a call, for [Query.All], [Query.Collect] and [Scan.All].
+//
+// # Errors
+//
+// A query that cannot be sent is an [*Error] wrapping [ErrInvalidQuery],
+// with a [Problem] and the table, index and attribute concerned; a
+// refused cursor also matches its ErrCursor sentinel, and a keys or schema
+// error that caused the problem is wrapped too. A failed request is a
+// [*RequestError] wrapping the SDK's error (or the context's). Items that
+// cannot be decoded return the keyfirst package's errors.
 package query

@@ -39,6 +39,7 @@ type Scan[T any] struct {
 	src        *source[T]
 	index      string
 	segments   int
+	segmentsOK bool // Segments was called
 	projection []string
 	consistent bool
 }
@@ -57,7 +58,7 @@ func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*Optio
 // Segments reads the index in n parallel segments (1 to [MaxSegments]; 1
 // by default), one goroutine each.
 func (s Scan[T]) Segments(n int) Scan[T] {
-	s.segments = n
+	s.segments, s.segmentsOK = n, true
 	return s
 }
 
@@ -102,13 +103,13 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	}
 	ks, err := t.Index(s.index)
 	if err != nil {
-		return nil, f.fail("", ProblemIndex, "", err)
+		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
 	if !ks.Scannable {
 		return nil, f.fail("", ProblemNotScannable,
 			"the schema does not declare the index Scannable (a sparse index of one entity type); query it by key instead", nil)
 	}
-	if s.segments != 0 {
+	if s.segmentsOK {
 		if s.segments < 1 || s.segments > MaxSegments {
 			return nil, f.fail("", ProblemSegments, fmt.Sprintf("Segments(%d): use 1 to %d", s.segments, MaxSegments), nil)
 		}

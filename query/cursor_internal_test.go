@@ -1,0 +1,200 @@
+package query
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+type thing struct {
+	Owner string `dynamodbav:"Owner"`
+	Name  string `dynamodbav:"Name"`
+	Rank  int    `dynamodbav:"Rank"`
+}
+
+// thingPlan is the plan of a query of owner's things by rank, on a GSI
+// whose key is (Owner S; Rank N), on a table keyed (PK S; SK S).
+func thingPlan(t testing.TB, owner string, optFns ...func(*Options)) (*plan, Query[thing]) {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
+		GSIs: []keyfirst.Index{{Name: "ByRank", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Owner")},
+			SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("Rank")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING",
+		PartitionKey: keyfirst.S(func(v thing) (string, error) { return "O#" + v.Owner, nil }),
+		SortKey:      keyfirst.S(func(v thing) (string, error) { return "T#" + v.Name, nil })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Of(e, optFns...).Index("ByRank").Partition(S(owner)).SortAttr(Attr("Rank").Ge(N(0)))
+	p, err := q.plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, q
+}
+
+func goodKey() item {
+	return item{
+		"PK":    &types.AttributeValueMemberS{Value: "O#ann"},
+		"SK":    &types.AttributeValueMemberS{Value: "T#x"},
+		"Owner": &types.AttributeValueMemberS{Value: "ann"},
+		"Rank":  &types.AttributeValueMemberN{Value: "7"},
+	}
+}
+
+// forge writes a cursor payload by hand, as a hostile caller could.
+func forge(t testing.TB, p cursorPayload) Cursor {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Cursor(base64.RawURLEncoding.EncodeToString(raw))
+}
+
+// Without a key a caller can write any payload: the resume key is still
+// checked against the query's index and partition.
+func TestCursorForgery(t *testing.T) {
+	p, _ := thingPlan(t, "ann")
+	good, err := encodeKey(goodKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(edit func(k item)) []cursorKey {
+		k := goodKey()
+		edit(k)
+		ck, err := encodeKey(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ck
+	}
+	tests := []struct {
+		name string
+		c    Cursor
+		want error
+	}{
+		{"another partition", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Owner"] = &types.AttributeValueMemberS{Value: "bob"} })}), ErrCursorPartition},
+		{"a missing attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { delete(k, "Rank") })}), ErrCursorPartition},
+		{"an extra attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Other"] = &types.AttributeValueMemberS{Value: "x"} })}), ErrCursorPartition},
+		{"a renamed attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank2"] = k["Rank"]; delete(k, "Rank") })}), ErrCursorPartition},
+		{"a mistyped attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberS{Value: "7"} })}), ErrCursorPartition},
+		{"not a number", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberN{Value: "1e99999999"} })}), ErrCursorPartition},
+		{"an empty value", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["SK"] = &types.AttributeValueMemberS{Value: ""} })}), ErrCursorPartition},
+		{"another binding", forge(t, cursorPayload{V: 1, B: "x", K: good}), ErrCursorMismatch},
+		{"another version", forge(t, cursorPayload{V: 2, B: p.bind, K: good}), ErrCursorMalformed},
+		{"no key", forge(t, cursorPayload{V: 1, B: p.bind}), ErrCursorMalformed},
+		{"an unknown type", forge(t, cursorPayload{V: 1, B: p.bind, K: []cursorKey{{N: "PK", T: "M"}}}), ErrCursorMalformed},
+		{"a repeated attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: append(good, good[0])}), ErrCursorMalformed},
+		{"an unnamed attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: []cursorKey{{T: "S", S: "x"}}}), ErrCursorMalformed},
+		{"unknown fields", Cursor(base64.RawURLEncoding.EncodeToString([]byte(`{"v":1,"b":"` + p.bind + `","k":[],"z":1}`))), ErrCursorMalformed},
+		{"trailing data", Cursor(base64.RawURLEncoding.EncodeToString([]byte(`{"v":1,"b":"x","k":[]} {}`))), ErrCursorMalformed},
+		{"not base64", "!!", ErrCursorMalformed},
+		{"not JSON", Cursor(base64.RawURLEncoding.EncodeToString([]byte("v=1"))), ErrCursorMalformed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := p.resume(tt.c)
+			var qe *Error
+			if !errors.Is(err, tt.want) || !errors.As(err, &qe) || qe.Problem != ProblemCursor {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+		})
+	}
+
+	// The genuine article passes, and numbers compare by value.
+	k := goodKey()
+	k["Owner"] = &types.AttributeValueMemberS{Value: "ann"}
+	for _, n := range []string{"7", "7.0", "70e-1"} {
+		k["Rank"] = &types.AttributeValueMemberN{Value: n}
+		c, err := newCursor(p.bind, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.resume(c)
+		if err != nil || got["Rank"].(*types.AttributeValueMemberN).Value != n {
+			t.Fatalf("%s: %v %v", n, got, err)
+		}
+	}
+}
+
+// A signed cursor verifies only with its key; any change of its body or
+// its signature is tampering.
+func TestCursorSignature(t *testing.T) {
+	key := []byte(strings.Repeat("k", 32))
+	p, _ := thingPlan(t, "ann", WithCursorKey(key))
+	c, err := p.cursorAt(goodKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.resume(c); err != nil {
+		t.Fatal(err)
+	}
+	body, mac, ok := strings.Cut(string(c), ".")
+	if !ok {
+		t.Fatal("unsigned")
+	}
+	for i := range len(c) {
+		b := []byte(c)
+		b[i] ^= 0x01
+		if _, err := p.resume(Cursor(b)); !errors.Is(err, ErrCursorTampered) && !errors.Is(err, ErrCursorMalformed) {
+			t.Fatalf("byte %d changed: got %v", i, err)
+		}
+	}
+	for _, bad := range []string{body, body + ".", body + "." + mac[:len(mac)-2], "." + mac} {
+		if _, err := p.resume(Cursor(bad)); !errors.Is(err, ErrCursorTampered) {
+			t.Fatalf("%q: got %v", bad, err)
+		}
+	}
+}
+
+// Cursors are a codec: every key of the index round-trips, and no input
+// makes open panic or accept a key outside the partition.
+func FuzzCursor(f *testing.F) {
+	f.Add("ann", "T#x", "7", "")
+	f.Add("ann", "T#\x00é", "-1.5e3", "not a cursor")
+	f.Add("ann", "x", "0", "eyJ2IjoxfQ")
+	p, _ := thingPlan(f, "ann")
+	f.Fuzz(func(t *testing.T, owner, sk, rank, raw string) {
+		if !utf8.ValidString(owner) || !utf8.ValidString(sk) || !utf8.ValidString(rank) {
+			return // DynamoDB strings are UTF-8
+		}
+		if _, err := p.resume(Cursor(raw)); err == nil {
+			k, _ := Cursor(raw).open(p.bind, nil)
+			if !avEqual(k["Owner"], &types.AttributeValueMemberS{Value: "ann"}) {
+				t.Fatalf("accepted a key outside the partition: %v", k)
+			}
+		}
+		k := goodKey()
+		k["Owner"] = &types.AttributeValueMemberS{Value: owner}
+		k["SK"] = &types.AttributeValueMemberS{Value: sk}
+		k["Rank"] = &types.AttributeValueMemberN{Value: rank}
+		c, err := newCursor(p.bind, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.open(p.bind, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range k {
+			if avString(got[name]) != avString(v) {
+				t.Fatalf("%s: %s became %s", name, avString(v), avString(got[name]))
+			}
+		}
+		_, err = p.resume(c)
+		inside := owner == "ann" && sk != "" && avValid(k["Rank"])
+		if (err == nil) != inside {
+			t.Fatalf("owner %q sk %q rank %q: %v", owner, sk, rank, err)
+		}
+	})
+}

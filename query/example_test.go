@@ -1,0 +1,150 @@
+package query_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+	"github.com/keyfirst/keyfirst/query"
+)
+
+// printer is a client that prints each Query request it receives, with the
+// expression's placeholders replaced by names and values, and returns no
+// items: it shows what a query compiles to.
+type printer struct{}
+
+func (printer) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	expr := placeholder.ReplaceAllStringFunc(aws.ToString(in.KeyConditionExpression), func(p string) string {
+		if p[0] == '#' {
+			return in.ExpressionAttributeNames[p]
+		}
+		return fmt.Sprintf("%q", in.ExpressionAttributeValues[p].(*types.AttributeValueMemberS).Value)
+	})
+	index := aws.ToString(in.IndexName)
+	if index == "" {
+		index = "(the table)"
+	}
+	fmt.Println("index:", index)
+	fmt.Println("key condition:", expr)
+	fmt.Println("forward:", aws.ToBool(in.ScanIndexForward), "limit:", aws.ToInt32(in.Limit), "filter:", in.FilterExpression != nil)
+	return &dynamodb.QueryOutput{}, nil
+}
+
+// placeholder matches the names and values of an expression.
+var placeholder = regexp.MustCompile(`[#:][0-9]+`)
+
+type OrderStatus string
+
+type ShopOrder struct {
+	Customer string      `dynamodbav:"CustomerId"`
+	ID       string      `dynamodbav:"OrderId"`
+	Status   OrderStatus `dynamodbav:"Status"`
+	Date     time.Time   `dynamodbav:"Date"`
+}
+
+// Seed 000: "a customer's CANCELLED orders from 1 July through 30
+// September" is one key condition on a GSI whose sort key puts the status
+// first; a native multi-attribute GSI (status, date) takes the same
+// condition, attribute by attribute.
+func Example() {
+	statusDate := keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
+	s := keyfirst.StringAttr
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
+		Name: "shop", PartitionKey: s("PK"), SortKey: s("SK"),
+		GSIs: []keyfirst.Index{
+			{Name: "ByStatusDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")}},
+			{Name: "ByStatusThenDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatus"), s("OrderDate")}},
+		},
+	})
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
+		Type:         "ORDER",
+		PartitionKey: keyfirst.S(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
+		SortKey:      keyfirst.S(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
+		Indexes: map[string]keyfirst.IndexKeys[ShopOrder]{
+			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o ShopOrder) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
+			"ByStatusThenDate": {
+				"OrderStatus": keyfirst.S(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
+				"OrderDate":   keyfirst.S(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
+			},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
+	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
+	cancelledInQ3 := query.Of(orders).
+		Partition(query.S("c1")).
+		Sort(statusDate.With1("CANCELLED").HalfOpen(jul1, oct1)).
+		Limit(10)
+
+	ctx := context.Background()
+	for _, index := range []string{"ByStatusDate", "ByStatusThenDate"} {
+		if _, err := cancelledInQ3.Index(index).Page(ctx, printer{}); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// index: ByStatusDate
+	// key condition: (CustomerId = "c1") AND (OrderStatusDate BETWEEN "CANCELLED#2019-07-01T00:00:00.000000" AND "CANCELLED#2019-09-30T23:59:59.999999")
+	// forward: true limit: 10 filter: false
+	// index: ByStatusThenDate
+	// key condition: (CustomerId = "c1") AND (OrderStatus = "CANCELLED") AND (OrderDate BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999")
+	// forward: true limit: 10 filter: false
+}
+
+// A query that cannot be sent is refused before any request, with a typed
+// error that says what to do instead.
+func ExampleQuery_ConsistentRead() {
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
+		Name: "shop", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
+		GSIs: []keyfirst.Index{{Name: "ByCustomer", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("CustomerId")}}},
+	})
+	orders, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
+		Type:         "ORDER",
+		PartitionKey: keyfirst.S(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
+		SortKey:      keyfirst.S(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
+	})
+
+	_, err := query.Of(orders).Index("ByCustomer").Partition(query.S("c1")).ConsistentRead().
+		Page(context.Background(), printer{})
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		fmt.Println(qe.Problem)
+		fmt.Println(qe.Detail)
+	}
+	// Output:
+	// consistent read on a global secondary index
+	// a GSI is eventually consistent only: drop ConsistentRead, or read the table or an LSI
+}
+
+// Seed 004: a sort key that is not a keys composite takes a raw condition,
+// with the seven legal verbs only; Desc reads it backwards.
+func ExampleAttr() {
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", PartitionKey: keyfirst.StringAttr("Actor"), SortKey: keyfirst.StringAttr("Movie")})
+	type Role struct{ Character string }
+	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
+		Type:         "ROLE",
+		PartitionKey: keyfirst.S(func(Role) (string, error) { return "", nil }),
+		SortKey:      keyfirst.S(func(Role) (string, error) { return "", nil }),
+	})
+	_, err := query.Of(roles).Partition(query.S("Tom Hanks")).
+		SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).Desc().
+		Page(context.Background(), printer{})
+	fmt.Println(err)
+	// Output:
+	// index: (the table)
+	// key condition: (Actor = "Tom Hanks") AND (begins_with (Movie, "Toy Story"))
+	// forward: false limit: 0 filter: false
+	// <nil>
+}
