@@ -3,6 +3,7 @@ package keys
 import (
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Codec encodes values of type V into one key segment and decodes them back.
@@ -31,46 +32,17 @@ type Codec[V any] interface {
 	kind() string
 	// check reports a definition error, or an incompatibility with sep.
 	check(sep byte) error
-	// encode is Append without a destination: the encoding is returned by
-	// value so that the key can size its single allocation first.
-	encode(v V, sep byte) (piece, error)
+	// size is the length of v's encoding (exact when v is valid), so that
+	// a key can make its single allocation up front.
+	size(v V) int
+	// appendSeg is Append returning a bare cause (no *SegmentError).
+	appendSeg(dst []byte, v V, sep byte) ([]byte, error)
 	// decode is Parse returning a bare cause (no *SegmentError).
 	decode(seg string, sep byte) (V, error)
 	// prev returns the greatest value whose encoding, for separator sep,
 	// sorts below v's and is at most room bytes long, or false when there
 	// is none. v has been encoded successfully before.
 	prev(v V, sep byte, room int) (V, bool)
-}
-
-// maxFixed is the longest fixed-width encoding: a nanosecond time with its
-// "Z" (30 bytes).
-const maxFixed = 30
-
-// piece is one encoded segment: either a string (enum values, identifiers,
-// literals are their own encoding) or up to maxFixed bytes built in place.
-type piece struct {
-	s   string
-	n   uint8
-	buf [maxFixed]byte
-}
-
-// size is the length of the encoding.
-func (p *piece) size() int { return len(p.s) + int(p.n) }
-
-// appendTo appends the encoding to dst.
-func (p *piece) appendTo(dst []byte) []byte {
-	if p.n == 0 {
-		return append(dst, p.s...)
-	}
-	return append(dst, p.buf[:p.n]...)
-}
-
-// String returns the encoding as a string (allocating for fixed pieces).
-func (p *piece) String() string {
-	if p.n == 0 {
-		return p.s
-	}
-	return string(p.buf[:p.n])
 }
 
 // DefaultSeparator is the separator of keys built without WithSeparator.
@@ -111,11 +83,7 @@ func checkChars(s string, sep byte) error {
 
 // appendWith implements Codec.Append for every codec.
 func appendWith[V any](c Codec[V], dst []byte, sep byte, v V) ([]byte, error) {
-	p, err := encodeAt(c, v, sep, 1)
-	if err != nil {
-		return dst, err
-	}
-	return p.appendTo(dst), nil
+	return appendAt(c, dst, v, sep, 1)
 }
 
 // parseWith implements Codec.Parse for every codec.
@@ -123,14 +91,29 @@ func parseWith[V any](c Codec[V], seg string, sep byte) (V, error) {
 	return decodeAt(c, seg, sep, 1)
 }
 
-// encodeAt encodes segment i, wrapping a failure in a *SegmentError.
-func encodeAt[V any](c Codec[V], v V, sep byte, i int) (piece, error) {
-	p, err := c.encode(v, sep)
+// appendAt appends segment i to dst, wrapping a failure in a
+// *SegmentError; on failure dst comes back with its length unchanged.
+func appendAt[V any](c Codec[V], dst []byte, v V, sep byte, i int) ([]byte, error) {
+	out, err := c.appendSeg(dst, v, sep)
 	if err != nil {
-		return p, segErr(i, c.kind(), fmtValue(v), err)
+		return dst, segErr(i, c.kind(), fmtValue(v), err)
 	}
-	return p, nil
+	return out, nil
 }
+
+// segmentAt returns segment i as a string of its own.
+func segmentAt[V any](c Codec[V], v V, sep byte, i int) (string, error) {
+	b, err := appendAt(c, make([]byte, 0, c.size(v)), v, sep, i)
+	if err != nil {
+		return "", err
+	}
+	return bytesToString(b), nil
+}
+
+// bytesToString returns b as a string without copying it. b must never be
+// written again: it is only used on buffers made for the result (as
+// strings.Builder does).
+func bytesToString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeAt decodes segment i, wrapping a failure in a *SegmentError.
 func decodeAt[V any](c Codec[V], seg string, sep byte, i int) (V, error) {

@@ -83,24 +83,26 @@ func (c enumCodec[S]) find(v string) (int, bool) {
 	})
 }
 
-func (c enumCodec[S]) encode(v S, sep byte) (piece, error) {
+func (c enumCodec[S]) size(v S) int { return len(v) }
+
+func (c enumCodec[S]) appendSeg(dst []byte, v S, sep byte) ([]byte, error) {
 	if c.err != nil {
-		return piece{}, c.err
+		return dst, c.err
 	}
 	if _, ok := c.find(string(v)); !ok {
 		if v == "" {
-			return piece{}, ErrEmpty
+			return dst, ErrEmpty
 		}
-		return piece{}, ErrNotInEnum
+		return dst, ErrNotInEnum
 	}
 	// A member can still be unusable with this separator (Append called
 	// directly with another one); NewKey rejects such sets up front.
 	if !c.fits(sep) {
 		if err := checkChars(string(v), sep); err != nil {
-			return piece{}, err
+			return dst, err
 		}
 	}
-	return piece{s: string(v)}, nil
+	return append(dst, v...), nil
 }
 
 func (c enumCodec[S]) decode(seg string, sep byte) (S, error) {

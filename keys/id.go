@@ -78,11 +78,13 @@ func (c idCodec[S]) valid(s string, sep byte) error {
 	return checkChars(s, sep)
 }
 
-func (c idCodec[S]) encode(v S, sep byte) (piece, error) {
+func (c idCodec[S]) size(v S) int { return len(v) }
+
+func (c idCodec[S]) appendSeg(dst []byte, v S, sep byte) ([]byte, error) {
 	if err := c.valid(string(v), sep); err != nil {
-		return piece{}, err
+		return dst, err
 	}
-	return piece{s: string(v)}, nil
+	return append(dst, v...), nil
 }
 
 func (c idCodec[S]) decode(seg string, sep byte) (S, error) {

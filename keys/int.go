@@ -100,27 +100,24 @@ func (c intCodec[I]) kind() string {
 
 func (c intCodec[I]) check(byte) error { return c.err }
 
-func (c intCodec[I]) encode(v I, _ byte) (piece, error) {
-	var p piece
+func (c intCodec[I]) size(I) int { return c.width }
+
+func (c intCodec[I]) appendSeg(dst []byte, v I, _ byte) ([]byte, error) {
 	if c.err != nil {
-		return p, c.err
+		return dst, c.err
 	}
-	b := p.buf[:0]
 	if v < 0 {
 		mag := uint64(^v) + 1 // |v| without overflow at the type's minimum
 		if mag > c.neg {
-			return p, ErrOutOfRange
+			return dst, ErrOutOfRange
 		}
-		b = append(b, '-')
-		b = appendDigits(b, pow10[c.width-1]-mag, c.width-1)
-	} else {
-		if uint64(v) > c.hi {
-			return p, ErrOutOfRange
-		}
-		b = appendDigits(b, uint64(v), c.width)
+		dst = append(dst, '-')
+		return appendDigits(dst, pow10[c.width-1]-mag, c.width-1), nil
 	}
-	p.n = uint8(len(b))
-	return p, nil
+	if uint64(v) > c.hi {
+		return dst, ErrOutOfRange
+	}
+	return appendDigits(dst, uint64(v), c.width), nil
 }
 
 func (c intCodec[I]) decode(s string, _ byte) (I, error) {

@@ -2,6 +2,14 @@ package keys
 
 // Key1 is a composite key of one typed segment, usually after a literal
 // prefix: REPO#keyfirst.
+//
+// Like [Key2], [Key3] and [Key4], it offers Encode (the key string, one
+// allocation), Append (no allocation when dst has room), Decode (no
+// allocation), Parts (the attribute values of a native multi-attribute
+// key), Range and With methods (conditions, see [Range]), and At, Start
+// and End ([Anchor] values). Keys are immutable values, safe for concurrent
+// use; the zero value reports [ErrDefinition]: build keys with the NewKeyN
+// functions.
 type Key1[A any] struct {
 	l layout
 	a Codec[A]
@@ -16,61 +24,50 @@ func NewKey1[A any](a Codec[A], opts ...func(*Options)) (Key1[A], error) {
 	return Key1[A]{l: l, a: a}, nil
 }
 
-func (k Key1[A]) pieces(a A) (ps [1]piece, err error) {
-	if err = k.l.ready(); err != nil {
-		return ps, err
-	}
-	if ps[0], err = encodeAt(k.a, a, k.l.sep, 1); err != nil {
-		return ps, err
-	}
-	return ps, k.l.fits(ps[:])
-}
-
 // Encode returns the key of a.
 func (k Key1[A]) Encode(a A) (string, error) {
-	ps, err := k.pieces(a)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return "", err
 	}
-	return k.l.encode(ps[:]), nil
+	b, err := k.Append(make([]byte, 0, k.l.overhead()+k.a.size(a)), a)
+	return bytesToString(b), err
 }
 
-// Append appends the key of a to dst.
+// Append appends the key of a to dst; on error dst comes back unchanged.
 func (k Key1[A]) Append(dst []byte, a A) ([]byte, error) {
-	ps, err := k.pieces(a)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return dst, err
 	}
-	return k.l.append(dst, ps[:]), nil
+	out, err := appendAt(k.a, append(dst, k.l.head...), a, k.l.sep, 1)
+	return k.l.finish(out, len(dst), err)
 }
 
 // Decode returns the value encoded in key s.
 func (k Key1[A]) Decode(s string) (A, error) {
 	var segs [1]string
-	var a A
 	if err := k.l.split(s, segs[:]); err != nil {
-		return a, err
+		return *new(A), err
 	}
 	return decodeAt(k.a, segs[0], k.l.sep, 1)
 }
 
 // Parts returns the encoded segment as a one-element slice.
 func (k Key1[A]) Parts(a A) ([]string, error) {
-	ps, err := k.pieces(a)
+	if err := k.l.ready(); err != nil {
+		return nil, err
+	}
+	pa, err := segmentAt(k.a, a, k.l.sep, 1)
 	if err != nil {
 		return nil, err
 	}
-	return k.l.parts(ps[:]), nil
+	return []string{pa}, nil
 }
 
 // Range returns the [Range] over the segment.
-func (k Key1[A]) Range() Range[A] { return rangeOver(&k.l, k.a, nil, nil) }
+func (k Key1[A]) Range() Range[A] { return rangeOver(&k.l, k.a, nil) }
 
 // At returns the [Anchor] at the key of a.
-func (k Key1[A]) At(a A) Anchor {
-	ps, err := k.pieces(a)
-	return k.l.anchor(ps[:], err)
-}
+func (k Key1[A]) At(a A) Anchor { return anchor(k.Encode(a)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -80,7 +77,8 @@ func (k Key1[A]) Start() Anchor { return k.l.start() }
 // it is [ErrNoCondition].
 func (k Key1[A]) End() Anchor { return k.l.end() }
 
-// Key2 is a composite key of two typed segments: CANCELLED#2019-07-01T00:00:00.000000.
+// Key2 is a composite key of two typed segments:
+// CANCELLED#2019-07-01T00:00:00.000000. See [Key1] for what keys offer.
 type Key2[A, B any] struct {
 	l layout
 	a Codec[A]
@@ -96,52 +94,41 @@ func NewKey2[A, B any](a Codec[A], b Codec[B], opts ...func(*Options)) (Key2[A, 
 	return Key2[A, B]{l: l, a: a, b: b}, nil
 }
 
-func (k Key2[A, B]) pieces(a A, b B) (ps [2]piece, err error) {
-	if err = k.l.ready(); err != nil {
-		return ps, err
-	}
-	if ps[0], err = encodeAt(k.a, a, k.l.sep, 1); err != nil {
-		return ps, err
-	}
-	if ps[1], err = encodeAt(k.b, b, k.l.sep, 2); err != nil {
-		return ps, err
-	}
-	return ps, k.l.fits(ps[:])
-}
-
 // Encode returns the key of (a, b).
 func (k Key2[A, B]) Encode(a A, b B) (string, error) {
-	ps, err := k.pieces(a, b)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return "", err
 	}
-	return k.l.encode(ps[:]), nil
+	buf, err := k.Append(make([]byte, 0, k.l.overhead()+k.a.size(a)+k.b.size(b)), a, b)
+	return bytesToString(buf), err
 }
 
-// Append appends the key of (a, b) to dst.
+// Append appends the key of (a, b) to dst; on error dst comes back
+// unchanged.
 func (k Key2[A, B]) Append(dst []byte, a A, b B) ([]byte, error) {
-	ps, err := k.pieces(a, b)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return dst, err
 	}
-	return k.l.append(dst, ps[:]), nil
+	sep := k.l.sep
+	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
+	if err == nil {
+		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
+	}
+	return k.l.finish(out, len(dst), err)
 }
 
 // Decode returns the values encoded in key s.
 func (k Key2[A, B]) Decode(s string) (A, B, error) {
-	var (
-		segs [2]string
-		a    A
-		b    B
-		err  error
-	)
-	if err = k.l.split(s, segs[:]); err != nil {
-		return a, b, err
+	var segs [2]string
+	if err := k.l.split(s, segs[:]); err != nil {
+		return *new(A), *new(B), err
 	}
-	if a, err = decodeAt(k.a, segs[0], k.l.sep, 1); err != nil {
-		return *new(A), b, err
+	a, err := decodeAt(k.a, segs[0], k.l.sep, 1)
+	if err != nil {
+		return *new(A), *new(B), err
 	}
-	if b, err = decodeAt(k.b, segs[1], k.l.sep, 2); err != nil {
+	b, err := decodeAt(k.b, segs[1], k.l.sep, 2)
+	if err != nil {
 		return *new(A), *new(B), err
 	}
 	return a, b, nil
@@ -149,27 +136,36 @@ func (k Key2[A, B]) Decode(s string) (A, B, error) {
 
 // Parts returns the two encoded segments.
 func (k Key2[A, B]) Parts(a A, b B) ([]string, error) {
-	ps, err := k.pieces(a, b)
+	pa, err := k.part1(a)
 	if err != nil {
 		return nil, err
 	}
-	return k.l.parts(ps[:]), nil
+	pb, err := segmentAt(k.b, b, k.l.sep, 2)
+	if err != nil {
+		return nil, err
+	}
+	return []string{pa, pb}, nil
+}
+
+// part1 encodes the first segment alone.
+func (k Key2[A, B]) part1(a A) (string, error) {
+	if err := k.l.ready(); err != nil {
+		return "", err
+	}
+	return segmentAt(k.a, a, k.l.sep, 1)
 }
 
 // Range returns the [Range] over the first segment.
-func (k Key2[A, B]) Range() Range[A] { return rangeOver(&k.l, k.a, nil, nil) }
+func (k Key2[A, B]) Range() Range[A] { return rangeOver(&k.l, k.a, nil) }
 
 // With1 returns the [Range] over the second segment, the first fixed to a.
 func (k Key2[A, B]) With1(a A) Range[B] {
-	ps, err := Key1[A]{l: k.l, a: k.a}.pieces(a)
-	return rangeOver(&k.l, k.b, ps[:], err)
+	pa, err := k.part1(a)
+	return rangeOver(&k.l, k.b, err, pa)
 }
 
 // At returns the [Anchor] at the key of (a, b).
-func (k Key2[A, B]) At(a A, b B) Anchor {
-	ps, err := k.pieces(a, b)
-	return k.l.anchor(ps[:], err)
-}
+func (k Key2[A, B]) At(a A, b B) Anchor { return anchor(k.Encode(a, b)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -180,7 +176,8 @@ func (k Key2[A, B]) Start() Anchor { return k.l.start() }
 func (k Key2[A, B]) End() Anchor { return k.l.end() }
 
 // Key3 is a composite key of three typed segments:
-// CANCELLED#2019-07-01T00:00:00.000000#0000012345.
+// CANCELLED#2019-07-01T00:00:00.000000#0000012345. See [Key1] for what
+// keys offer.
 type Key3[A, B, C any] struct {
 	l layout
 	a Codec[A]
@@ -197,59 +194,48 @@ func NewKey3[A, B, C any](a Codec[A], b Codec[B], c Codec[C], opts ...func(*Opti
 	return Key3[A, B, C]{l: l, a: a, b: b, c: c}, nil
 }
 
-func (k Key3[A, B, C]) pieces(a A, b B, c C) (ps [3]piece, err error) {
-	if err = k.l.ready(); err != nil {
-		return ps, err
-	}
-	if ps[0], err = encodeAt(k.a, a, k.l.sep, 1); err != nil {
-		return ps, err
-	}
-	if ps[1], err = encodeAt(k.b, b, k.l.sep, 2); err != nil {
-		return ps, err
-	}
-	if ps[2], err = encodeAt(k.c, c, k.l.sep, 3); err != nil {
-		return ps, err
-	}
-	return ps, k.l.fits(ps[:])
-}
-
 // Encode returns the key of (a, b, c).
 func (k Key3[A, B, C]) Encode(a A, b B, c C) (string, error) {
-	ps, err := k.pieces(a, b, c)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return "", err
 	}
-	return k.l.encode(ps[:]), nil
+	buf, err := k.Append(make([]byte, 0, k.l.overhead()+k.a.size(a)+k.b.size(b)+k.c.size(c)), a, b, c)
+	return bytesToString(buf), err
 }
 
-// Append appends the key of (a, b, c) to dst.
+// Append appends the key of (a, b, c) to dst; on error dst comes back
+// unchanged.
 func (k Key3[A, B, C]) Append(dst []byte, a A, b B, c C) ([]byte, error) {
-	ps, err := k.pieces(a, b, c)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return dst, err
 	}
-	return k.l.append(dst, ps[:]), nil
+	sep := k.l.sep
+	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
+	if err == nil {
+		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
+	}
+	if err == nil {
+		out, err = appendAt(k.c, append(out, sep), c, sep, 3)
+	}
+	return k.l.finish(out, len(dst), err)
 }
 
 // Decode returns the values encoded in key s.
 func (k Key3[A, B, C]) Decode(s string) (A, B, C, error) {
-	var (
-		segs [3]string
-		a    A
-		b    B
-		c    C
-		err  error
-	)
-	if err = k.l.split(s, segs[:]); err != nil {
-		return a, b, c, err
+	var segs [3]string
+	if err := k.l.split(s, segs[:]); err != nil {
+		return *new(A), *new(B), *new(C), err
 	}
-	if a, err = decodeAt(k.a, segs[0], k.l.sep, 1); err != nil {
-		return *new(A), b, c, err
+	a, err := decodeAt(k.a, segs[0], k.l.sep, 1)
+	if err != nil {
+		return *new(A), *new(B), *new(C), err
 	}
-	if b, err = decodeAt(k.b, segs[1], k.l.sep, 2); err != nil {
-		return *new(A), *new(B), c, err
+	b, err := decodeAt(k.b, segs[1], k.l.sep, 2)
+	if err != nil {
+		return *new(A), *new(B), *new(C), err
 	}
-	if c, err = decodeAt(k.c, segs[2], k.l.sep, 3); err != nil {
+	c, err := decodeAt(k.c, segs[2], k.l.sep, 3)
+	if err != nil {
 		return *new(A), *new(B), *new(C), err
 	}
 	return a, b, c, nil
@@ -257,34 +243,45 @@ func (k Key3[A, B, C]) Decode(s string) (A, B, C, error) {
 
 // Parts returns the three encoded segments.
 func (k Key3[A, B, C]) Parts(a A, b B, c C) ([]string, error) {
-	ps, err := k.pieces(a, b, c)
+	pa, pb, err := k.parts2(a, b)
 	if err != nil {
 		return nil, err
 	}
-	return k.l.parts(ps[:]), nil
+	pc, err := segmentAt(k.c, c, k.l.sep, 3)
+	if err != nil {
+		return nil, err
+	}
+	return []string{pa, pb, pc}, nil
+}
+
+// parts2 encodes the first two segments alone.
+func (k Key3[A, B, C]) parts2(a A, b B) (string, string, error) {
+	pa, err := Key2[A, B]{l: k.l, a: k.a, b: k.b}.part1(a)
+	if err != nil {
+		return "", "", err
+	}
+	pb, err := segmentAt(k.b, b, k.l.sep, 2)
+	return pa, pb, err
 }
 
 // Range returns the [Range] over the first segment.
-func (k Key3[A, B, C]) Range() Range[A] { return rangeOver(&k.l, k.a, nil, nil) }
+func (k Key3[A, B, C]) Range() Range[A] { return rangeOver(&k.l, k.a, nil) }
 
 // With1 returns the [Range] over the second segment, the first fixed to a.
 func (k Key3[A, B, C]) With1(a A) Range[B] {
-	ps, err := Key1[A]{l: k.l, a: k.a}.pieces(a)
-	return rangeOver(&k.l, k.b, ps[:], err)
+	pa, err := Key2[A, B]{l: k.l, a: k.a, b: k.b}.part1(a)
+	return rangeOver(&k.l, k.b, err, pa)
 }
 
 // With2 returns the [Range] over the third segment, the first two fixed to
 // (a, b).
 func (k Key3[A, B, C]) With2(a A, b B) Range[C] {
-	ps, err := Key2[A, B]{l: k.l, a: k.a, b: k.b}.pieces(a, b)
-	return rangeOver(&k.l, k.c, ps[:], err)
+	pa, pb, err := k.parts2(a, b)
+	return rangeOver(&k.l, k.c, err, pa, pb)
 }
 
 // At returns the [Anchor] at the key of (a, b, c).
-func (k Key3[A, B, C]) At(a A, b B, c C) Anchor {
-	ps, err := k.pieces(a, b, c)
-	return k.l.anchor(ps[:], err)
-}
+func (k Key3[A, B, C]) At(a A, b B, c C) Anchor { return anchor(k.Encode(a, b, c)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -294,7 +291,8 @@ func (k Key3[A, B, C]) Start() Anchor { return k.l.start() }
 // it is [ErrNoCondition].
 func (k Key3[A, B, C]) End() Anchor { return k.l.end() }
 
-// Key4 is a composite key of four typed segments.
+// Key4 is a composite key of four typed segments. See [Key1] for what keys
+// offer.
 type Key4[A, B, C, D any] struct {
 	l layout
 	a Codec[A]
@@ -312,59 +310,58 @@ func NewKey4[A, B, C, D any](a Codec[A], b Codec[B], c Codec[C], d Codec[D], opt
 	return Key4[A, B, C, D]{l: l, a: a, b: b, c: c, d: d}, nil
 }
 
-func (k Key4[A, B, C, D]) pieces(a A, b B, c C, d D) (ps [4]piece, err error) {
-	p3, err := Key3[A, B, C]{l: k.l, a: k.a, b: k.b, c: k.c}.pieces(a, b, c)
-	copy(ps[:], p3[:])
-	if err != nil {
-		return ps, err
-	}
-	if ps[3], err = encodeAt(k.d, d, k.l.sep, 4); err != nil {
-		return ps, err
-	}
-	return ps, k.l.fits(ps[:])
-}
+// key3 is the key of the first three segments, sharing k's layout.
+func (k Key4[A, B, C, D]) key3() Key3[A, B, C] { return Key3[A, B, C]{l: k.l, a: k.a, b: k.b, c: k.c} }
 
 // Encode returns the key of (a, b, c, d).
 func (k Key4[A, B, C, D]) Encode(a A, b B, c C, d D) (string, error) {
-	ps, err := k.pieces(a, b, c, d)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return "", err
 	}
-	return k.l.encode(ps[:]), nil
+	buf, err := k.Append(make([]byte, 0, k.l.overhead()+k.a.size(a)+k.b.size(b)+k.c.size(c)+k.d.size(d)), a, b, c, d)
+	return bytesToString(buf), err
 }
 
-// Append appends the key of (a, b, c, d) to dst.
+// Append appends the key of (a, b, c, d) to dst; on error dst comes back
+// unchanged.
 func (k Key4[A, B, C, D]) Append(dst []byte, a A, b B, c C, d D) ([]byte, error) {
-	ps, err := k.pieces(a, b, c, d)
-	if err != nil {
+	if err := k.l.ready(); err != nil {
 		return dst, err
 	}
-	return k.l.append(dst, ps[:]), nil
+	sep := k.l.sep
+	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
+	if err == nil {
+		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
+	}
+	if err == nil {
+		out, err = appendAt(k.c, append(out, sep), c, sep, 3)
+	}
+	if err == nil {
+		out, err = appendAt(k.d, append(out, sep), d, sep, 4)
+	}
+	return k.l.finish(out, len(dst), err)
 }
 
 // Decode returns the values encoded in key s.
 func (k Key4[A, B, C, D]) Decode(s string) (A, B, C, D, error) {
-	var (
-		segs [4]string
-		a    A
-		b    B
-		c    C
-		d    D
-		err  error
-	)
-	if err = k.l.split(s, segs[:]); err != nil {
-		return a, b, c, d, err
+	var segs [4]string
+	if err := k.l.split(s, segs[:]); err != nil {
+		return *new(A), *new(B), *new(C), *new(D), err
 	}
-	if a, err = decodeAt(k.a, segs[0], k.l.sep, 1); err != nil {
-		return *new(A), b, c, d, err
+	a, err := decodeAt(k.a, segs[0], k.l.sep, 1)
+	if err != nil {
+		return *new(A), *new(B), *new(C), *new(D), err
 	}
-	if b, err = decodeAt(k.b, segs[1], k.l.sep, 2); err != nil {
-		return *new(A), *new(B), c, d, err
+	b, err := decodeAt(k.b, segs[1], k.l.sep, 2)
+	if err != nil {
+		return *new(A), *new(B), *new(C), *new(D), err
 	}
-	if c, err = decodeAt(k.c, segs[2], k.l.sep, 3); err != nil {
-		return *new(A), *new(B), *new(C), d, err
+	c, err := decodeAt(k.c, segs[2], k.l.sep, 3)
+	if err != nil {
+		return *new(A), *new(B), *new(C), *new(D), err
 	}
-	if d, err = decodeAt(k.d, segs[3], k.l.sep, 4); err != nil {
+	d, err := decodeAt(k.d, segs[3], k.l.sep, 4)
+	if err != nil {
 		return *new(A), *new(B), *new(C), *new(D), err
 	}
 	return a, b, c, d, nil
@@ -372,41 +369,52 @@ func (k Key4[A, B, C, D]) Decode(s string) (A, B, C, D, error) {
 
 // Parts returns the four encoded segments.
 func (k Key4[A, B, C, D]) Parts(a A, b B, c C, d D) ([]string, error) {
-	ps, err := k.pieces(a, b, c, d)
+	pa, pb, pc, err := k.parts3(a, b, c)
 	if err != nil {
 		return nil, err
 	}
-	return k.l.parts(ps[:]), nil
+	pd, err := segmentAt(k.d, d, k.l.sep, 4)
+	if err != nil {
+		return nil, err
+	}
+	return []string{pa, pb, pc, pd}, nil
+}
+
+// parts3 encodes the first three segments alone.
+func (k Key4[A, B, C, D]) parts3(a A, b B, c C) (string, string, string, error) {
+	pa, pb, err := k.key3().parts2(a, b)
+	if err != nil {
+		return "", "", "", err
+	}
+	pc, err := segmentAt(k.c, c, k.l.sep, 3)
+	return pa, pb, pc, err
 }
 
 // Range returns the [Range] over the first segment.
-func (k Key4[A, B, C, D]) Range() Range[A] { return rangeOver(&k.l, k.a, nil, nil) }
+func (k Key4[A, B, C, D]) Range() Range[A] { return rangeOver(&k.l, k.a, nil) }
 
 // With1 returns the [Range] over the second segment, the first fixed to a.
 func (k Key4[A, B, C, D]) With1(a A) Range[B] {
-	ps, err := Key1[A]{l: k.l, a: k.a}.pieces(a)
-	return rangeOver(&k.l, k.b, ps[:], err)
+	pa, err := Key2[A, B]{l: k.l, a: k.a, b: k.b}.part1(a)
+	return rangeOver(&k.l, k.b, err, pa)
 }
 
 // With2 returns the [Range] over the third segment, the first two fixed to
 // (a, b).
 func (k Key4[A, B, C, D]) With2(a A, b B) Range[C] {
-	ps, err := Key2[A, B]{l: k.l, a: k.a, b: k.b}.pieces(a, b)
-	return rangeOver(&k.l, k.c, ps[:], err)
+	pa, pb, err := k.key3().parts2(a, b)
+	return rangeOver(&k.l, k.c, err, pa, pb)
 }
 
 // With3 returns the [Range] over the fourth segment, the first three fixed
 // to (a, b, c).
 func (k Key4[A, B, C, D]) With3(a A, b B, c C) Range[D] {
-	ps, err := Key3[A, B, C]{l: k.l, a: k.a, b: k.b, c: k.c}.pieces(a, b, c)
-	return rangeOver(&k.l, k.d, ps[:], err)
+	pa, pb, pc, err := k.parts3(a, b, c)
+	return rangeOver(&k.l, k.d, err, pa, pb, pc)
 }
 
 // At returns the [Anchor] at the key of (a, b, c, d).
-func (k Key4[A, B, C, D]) At(a A, b B, c C, d D) Anchor {
-	ps, err := k.pieces(a, b, c, d)
-	return k.l.anchor(ps[:], err)
-}
+func (k Key4[A, B, C, D]) At(a A, b B, c C, d D) Anchor { return anchor(k.Encode(a, b, c, d)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].

@@ -76,60 +76,19 @@ func newLayout(opts []func(*Options), codecs ...definer) (layout, error) {
 	return l, nil
 }
 
-// size is the length of the key made of ps.
-func (l *layout) size(ps []piece) int {
-	n := len(l.head) + len(ps) - 1
-	for i := range ps {
-		n += ps[i].size()
-	}
-	return n
-}
+// overhead is the length of a key's prefix and separators.
+func (l *layout) overhead() int { return len(l.head) + l.n - 1 }
 
-// fits refuses a key longer than DynamoDB allows any key attribute to be.
-func (l *layout) fits(ps []piece) error {
-	if l.size(ps) > MaxKeyBytes {
-		return segErr(len(ps), "key", l.encode(ps), ErrTooLong)
+// finish checks the key appended to dst from index start and returns out,
+// or dst's original length and the error.
+func (l *layout) finish(out []byte, start int, err error) ([]byte, error) {
+	if err == nil && len(out)-start > MaxKeyBytes {
+		err = segErr(l.n, "key", string(out[start:]), ErrTooLong)
 	}
-	return nil
-}
-
-// encode joins ps into a key with exactly one allocation.
-func (l *layout) encode(ps []piece) string {
-	var b strings.Builder
-	b.Grow(l.size(ps))
-	b.WriteString(l.head)
-	for i := range ps {
-		if i > 0 {
-			b.WriteByte(l.sep)
-		}
-		if ps[i].n == 0 {
-			b.WriteString(ps[i].s)
-		} else {
-			b.Write(ps[i].buf[:ps[i].n])
-		}
+	if err != nil {
+		return out[:start], err
 	}
-	return b.String()
-}
-
-// append appends the key made of ps to dst.
-func (l *layout) append(dst []byte, ps []piece) []byte {
-	dst = append(dst, l.head...)
-	for i := range ps {
-		if i > 0 {
-			dst = append(dst, l.sep)
-		}
-		dst = ps[i].appendTo(dst)
-	}
-	return dst
-}
-
-// parts returns the segments of ps as separate strings.
-func (l *layout) parts(ps []piece) []string {
-	out := make([]string, len(ps))
-	for i := range ps {
-		out[i] = ps[i].String()
-	}
-	return out
+	return out, nil
 }
 
 // split cuts s into exactly len(segs) segments after the prefix, without
@@ -169,38 +128,34 @@ func (l *layout) ready() error {
 }
 
 // rangeOver returns the Range over segment len(fixed)+1 with the segments
-// before it fixed to fixed (err: the error encoding them).
-func rangeOver[V any](l *layout, c Codec[V], fixed []piece, err error) Range[V] {
+// before it fixed to the encodings fixed (err: the error encoding them).
+func rangeOver[V any](l *layout, c Codec[V], err error, fixed ...string) Range[V] {
 	if err == nil {
 		err = l.ready()
 	}
 	if err != nil {
 		return Range[V]{err: err}
 	}
-	r := Range[V]{
+	head := l.head
+	if len(fixed) > 0 {
+		head += strings.Join(fixed, string(l.sep)) + string(l.sep)
+	}
+	return Range[V]{
 		c:       c,
 		sep:     l.sep,
+		head:    head,
+		equal:   fixed,
 		segment: len(fixed) + 1,
 		last:    len(fixed)+1 == l.n,
-		equal:   l.parts(fixed),
 	}
-	if len(fixed) > 0 {
-		r.head = l.encode(fixed) + string(l.sep)
-	} else {
-		r.head = l.head
-	}
-	return r
 }
 
-// anchor returns the Anchor at the key made of ps.
-func (l *layout) anchor(ps []piece, err error) Anchor {
-	if err == nil {
-		err = l.ready()
-	}
+// anchor returns the Anchor at key (err: the error encoding it).
+func anchor(key string, err error) Anchor {
 	if err != nil {
 		return Anchor{err: err}
 	}
-	return Anchor{key: l.encode(ps)}
+	return Anchor{key: key}
 }
 
 // start is the Anchor below every key of this shape: its prefix.

@@ -31,11 +31,13 @@ func (c literalCodec) check(sep byte) error {
 	return nil
 }
 
-func (c literalCodec) encode(_ struct{}, sep byte) (piece, error) {
+func (c literalCodec) size(struct{}) int { return len(c.s) }
+
+func (c literalCodec) appendSeg(dst []byte, _ struct{}, sep byte) ([]byte, error) {
 	if err := c.check(sep); err != nil {
-		return piece{}, err
+		return dst, err
 	}
-	return piece{s: c.s}, nil
+	return append(dst, c.s...), nil
 }
 
 func (c literalCodec) decode(seg string, sep byte) (struct{}, error) {

@@ -31,11 +31,7 @@ func (r Range[V]) encode(v V) (string, error) {
 	if err := r.ready(); err != nil {
 		return "", err
 	}
-	p, err := encodeAt(r.c, v, r.sep, r.segment)
-	if err != nil {
-		return "", err
-	}
-	return p.String(), nil
+	return segmentAt(r.c, v, r.sep, r.segment)
 }
 
 // ready returns the Range's construction error; the zero Range is unusable.

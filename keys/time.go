@@ -108,14 +108,15 @@ const (
 	maxUnix = 253402300799 // 9999-12-31T23:59:59Z
 )
 
-func (c timeCodec) encode(t time.Time, _ byte) (piece, error) {
-	var p piece
+func (c timeCodec) size(time.Time) int { return c.width }
+
+func (c timeCodec) appendSeg(dst []byte, t time.Time, _ byte) ([]byte, error) {
 	if c.err != nil {
-		return p, c.err
+		return dst, c.err
 	}
 	sec := t.Unix() // the instant, whatever t's zone
 	if sec < minUnix || sec > maxUnix {
-		return p, ErrOutOfRange
+		return dst, ErrOutOfRange
 	}
 	days, rem := sec/86400, sec%86400
 	if rem < 0 { // before 1970: floor, not truncation
@@ -123,8 +124,7 @@ func (c timeCodec) encode(t time.Time, _ byte) (piece, error) {
 	}
 	year, month, day := civil(days)
 	sod := uint64(rem)
-	b := p.buf[:0]
-	b = appendDigits(b, year, 4)
+	b := appendDigits(dst, year, 4)
 	b = append(b, '-')
 	b = appendDigits(b, month, 2)
 	b = append(b, '-')
@@ -142,8 +142,7 @@ func (c timeCodec) encode(t time.Time, _ byte) (piece, error) {
 	if c.z {
 		b = append(b, 'Z')
 	}
-	p.n = uint8(len(b))
-	return p, nil
+	return b, nil
 }
 
 // civil returns the proleptic Gregorian date of the day that is days after
