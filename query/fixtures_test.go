@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
@@ -328,4 +329,42 @@ func (c noCalls) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Op
 	c.t.Helper()
 	c.t.Error("unexpected Scan request: bad input must be refused before any request")
 	return nil, errUnexpected
+}
+
+// scripted answers request n with outs[n-1] (an error past the end, or
+// the context's error), and records the requests.
+type scripted struct {
+	outs []*dynamodb.QueryOutput
+	ins  []*dynamodb.QueryInput
+}
+
+func (c *scripted) Query(ctx context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	cp := *in
+	c.ins = append(c.ins, &cp)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.ins) > len(c.outs) {
+		return nil, errScriptEnd
+	}
+	return c.outs[len(c.ins)-1], nil
+}
+
+var errScriptEnd = errors.New("scripted: no more responses")
+
+// orderItems returns the items of orders as Put would write them.
+func orderItems(t testing.TB, s shop, orders ...Order) []map[string]types.AttributeValue {
+	t.Helper()
+	out := make([]map[string]types.AttributeValue, len(orders))
+	for i, o := range orders {
+		it, err := s.orders.Item(o)
+		noErr(t, err)
+		out[i] = it
+	}
+	return out
+}
+
+// keyOf returns the table key of an item, as a LastEvaluatedKey.
+func keyOf(it map[string]types.AttributeValue) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]}
 }

@@ -1,0 +1,63 @@
+package query_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/keyfirst/keyfirst/keys"
+	"github.com/keyfirst/keyfirst/query"
+)
+
+type score int16
+
+func TestValue(t *testing.T) {
+	raw := []byte{1, 2}
+	b := query.B(raw)
+	raw[0] = 9
+	tests := []struct {
+		name string
+		v    query.Value
+		typ  string
+		text string
+	}{
+		{"string", query.S("CUST#c1"), "S", `S:"CUST#c1"`},
+		{"encoded", query.Encoded(customerPK.Encode("c1")), "S", `S:"CUST#c1"`},
+		{"int", query.N(-42), "N", "N:-42"},
+		{"named int type", query.N(score(7)), "N", "N:7"},
+		{"uint64 max", query.N(uint64(math.MaxUint64)), "N", "N:18446744073709551615"},
+		{"float64", query.N(2.5), "N", "N:2.5"},
+		{"float32", query.N(float32(0.1)), "N", "N:0.1"},
+		{"big float", query.N(1e300), "N", "N:1e+300"},
+		{"bytes, copied", b, "B", "B:0102"},
+		{"NaN", query.N(math.NaN()), "", "error: query: NaN is not a number DynamoDB can store"},
+		{"infinity", query.N(math.Inf(-1)), "", "error: query: -Inf is not a number DynamoDB can store"},
+		{"zero", query.Value{}, "", "(none)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if string(tt.v.Type()) != tt.typ || tt.v.String() != tt.text {
+				t.Fatalf("got %s %s, want %s %s", tt.v.Type(), tt.v, tt.typ, tt.text)
+			}
+		})
+	}
+}
+
+func TestEncodedAndStringsKeepErrors(t *testing.T) {
+	if v := query.Encoded(customerPK.Encode("a#b")); v.Type() != "" {
+		t.Fatalf("an encoding error became %s", v)
+	}
+	vs := query.Strings(statusDate.Parts(Cancelled, micro("2019-07-01T00:00:00")))
+	if len(vs) != 2 || vs[0].String() != `S:"CANCELLED"` || vs[1].String() != `S:"2019-07-01T00:00:00.000000"` {
+		t.Fatalf("%v", vs)
+	}
+	bad := query.Strings(statusDate.Parts("BOGUS", micro("2019-07-01T00:00:00")))
+	if len(bad) != 1 || bad[0].Type() != "" {
+		t.Fatalf("%v", bad)
+	}
+	// The error reaches the query's error.
+	_, err := query.Collection(newShop(t, "shop").table).Index("ByStatusDateNative").Partition(bad...).Page(t.Context(), noCalls{t})
+	if !errors.Is(err, keys.ErrNotInEnum) {
+		t.Fatalf("got %v", err)
+	}
+}
