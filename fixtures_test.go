@@ -328,3 +328,20 @@ func avText(av types.AttributeValue) string {
 	}
 	return fmt.Sprintf("%T", av)
 }
+
+// queryItems returns the items of one partition of the table.
+func queryItems(t testing.TB, client *dynamodb.Client, table, pkName, pk string) []map[string]types.AttributeValue {
+	t.Helper()
+	x, err := expression.NewBuilder().WithKeyCondition(expression.Key(pkName).Equal(expression.Value(pk))).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.Query(context.Background(), &dynamodb.QueryInput{
+		TableName: &table, KeyConditionExpression: x.KeyCondition(),
+		ExpressionAttributeNames: x.Names(), ExpressionAttributeValues: x.Values(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Items
+}

@@ -137,9 +137,16 @@ func TestModifyRetriesAndGivesUp(t *testing.T) {
 	// Two interfering writes, three attempts: the third succeeds, on the
 	// fresh item.
 	c := &interfering{Client: client, n: 2, other: bump}
-	got, err := s.orders.Modify(ctx, c, k, addTen, keyfirst.WithMaxAttempts(3), func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
+	var cost keyfirst.Capacity
+	got, err := s.orders.Modify(ctx, c, k, addTen, keyfirst.WithMaxAttempts(3), keyfirst.WithCapacity(&cost),
+		func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Three reads and the successful write are reported (a refused write's
+	// error carries no capacity figures).
+	if cost.Requests != 4 || cost.Read <= 0 || cost.Write <= 0 {
+		t.Fatalf("capacity %+v", cost)
 	}
 	if calls != 3 || got.Total != 110 || got.Note != "!!" || got.Version != 4 {
 		t.Fatalf("after retries: calls %d %+v", calls, got)

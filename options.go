@@ -21,7 +21,9 @@ type Options struct {
 	CreateOnly bool
 	// Capacity, when set, receives the consumed capacity of every request
 	// the call sends (ReturnConsumedCapacity=INDEXES), added to what it
-	// holds.
+	// holds. A write refused by its condition reports nothing: DynamoDB's
+	// ConditionalCheckFailedException carries no capacity figures (AWS
+	// still bills the attempt).
 	Capacity *Capacity
 	// MaxAttempts bounds the attempts of Modify (default 10) and the
 	// rounds of a batch that leave items unprocessed (default 0: retry until

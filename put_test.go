@@ -58,6 +58,27 @@ func TestPutGetDeleteTwoEntityTypes(t *testing.T) {
 		t.Fatalf("get capacity %+v", getCost)
 	}
 
+	// The customer's item collection holds the customer and its orders: a
+	// query of the partition decodes each item into its own type.
+	var kinds []string
+	for _, item := range queryItems(t, client, s.table.Name(), "PK", "CUST#c1") {
+		v, err := s.table.Decode(item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch v := v.(type) {
+		case Customer:
+			kinds = append(kinds, "customer "+v.ID)
+		case Order:
+			kinds = append(kinds, "order "+v.ID)
+		default:
+			t.Fatalf("decoded a %T", v)
+		}
+	}
+	if want := []string{"customer c1", "order o1", "order o2"}; !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("collection %v, want %v", kinds, want)
+	}
+
 	var delCost keyfirst.Capacity
 	if err := s.customers.Delete(ctx, client, c, keyfirst.WithCapacity(&delCost)); err != nil {
 		t.Fatal(err)

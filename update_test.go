@@ -199,15 +199,17 @@ func TestConcurrentWritersOneWins(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := make(chan error, 2)
-	for _, note := range []string{"first", "second"} {
+	costs := make([]keyfirst.Capacity, 2)
+	for i, note := range []string{"first", "second"} {
 		go func() {
 			o := base
 			o.Note = note
-			_, err := s.orders.Update(ctx, client, o)
+			_, err := s.orders.Update(ctx, client, o, keyfirst.WithCapacity(&costs[i]))
 			results <- err
 		}()
 	}
 	var wins, conflicts int
+	reported := 0
 	for range 2 {
 		err := <-results
 		var ce *keyfirst.ConditionError
@@ -222,6 +224,16 @@ func TestConcurrentWritersOneWins(t *testing.T) {
 	}
 	if wins != 1 || conflicts != 1 {
 		t.Fatalf("%d wins, %d conflicts", wins, conflicts)
+	}
+	// The winner's cost is reported; the refused write's is not: DynamoDB's
+	// ConditionalCheckFailedException carries no capacity figures.
+	for _, c := range costs {
+		if c.Requests == 1 && c.Write > 0 {
+			reported++
+		}
+	}
+	if reported != 1 {
+		t.Fatalf("capacity %+v", costs)
 	}
 	got, err := s.orders.Get(ctx, client, mustKey(t, s.orders, base), keyfirst.ConsistentRead())
 	if err != nil {
