@@ -49,9 +49,9 @@ var openTickets = sparse.In(openTicketsIndex, Ticket.IsOpen).
 	Key("openedAt", sparse.String(func(t Ticket) (string, error) { return openedAtKey(t.OpenedAt) }))
 
 // ticketSpec describes the tickets table: the sparse open-tickets index
-// (INCLUDE subject), a dense GSI by customer (ALL) and a dense LSI by status
-// (KEYS_ONLY), so that every write also exercises indexes it does or does
-// not change.
+// (INCLUDE id and subject, what a dashboard shows), a dense GSI by customer
+// (ALL) and a dense LSI by status (KEYS_ONLY), so that every write also
+// exercises indexes it does or does not change.
 var ticketSpec = keyfirst.TableSpec{
 	Name:         "tickets",
 	PartitionKey: keyfirst.StringAttr("PK"),
@@ -61,7 +61,7 @@ var ticketSpec = keyfirst.TableSpec{
 			Name:         openTicketsIndex,
 			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("openBucket")},
 			SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("openedAt")},
-			Projection:   keyfirst.Include("subject"),
+			Projection:   keyfirst.Include("id", "subject"),
 		},
 		{
 			Name:         "by-customer",
@@ -77,24 +77,31 @@ var ticketSpec = keyfirst.TableSpec{
 // newTickets returns a tickets table and its Ticket entity, versioned or
 // not (a batch write takes only unversioned entities).
 func newTickets(t testing.TB, versioned bool) (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
+	return ticketsIn(t, "tickets", versioned)
+}
+
+// ticketsIn is newTickets for a table called name.
+func ticketsIn(t testing.TB, name string, versioned bool) (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(ticketSpec)
+	spec := ticketSpec
+	spec.Name = name
+	table, err := keyfirst.NewTable(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := keyfirst.EntitySpec[Ticket]{
+	entity := keyfirst.EntitySpec[Ticket]{
 		Type:         "Ticket",
 		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
 		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
 	}
 	if versioned {
-		spec.Version = "version"
+		entity.Version = "version"
 	}
-	spec, err = sparse.Apply(table, spec, openTickets)
+	entity, err = sparse.Apply(table, entity, openTickets)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ent, err := keyfirst.NewEntity(table, spec)
+	ent, err := keyfirst.NewEntity(table, entity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,9 +155,11 @@ var admins = sparse.In("GSI1", User.IsAdmin).
 	Key("GSI1PK", sparse.String(func(u User) (string, error) { return orgKey(u.Org), nil })).
 	Fixed("GSI1SK", "Admin")
 
-func newSaaS(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[Organization], *keyfirst.Entity[User]) {
+func newSaaS(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Organization], *keyfirst.Entity[User]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(saasSpec)
+	spec := saasSpec
+	spec.Name = name
+	table, err := keyfirst.NewTable(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +176,7 @@ func newSaaS(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[Organization], *ke
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sparse.Apply(table, keyfirst.EntitySpec[User]{
+	userSpec, err := sparse.Apply(table, keyfirst.EntitySpec[User]{
 		Type:         "User",
 		PartitionKey: keyfirst.S(func(u User) (string, error) { return orgKey(u.Org), nil }),
 		SortKey:      keyfirst.S(func(u User) (string, error) { return "USER#" + u.Name, nil }),
@@ -175,7 +184,7 @@ func newSaaS(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[Organization], *ke
 	if err != nil {
 		t.Fatal(err)
 	}
-	users, err := keyfirst.NewEntity(table, spec)
+	users, err := keyfirst.NewEntity(table, userSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +234,15 @@ type shop struct {
 	inventory *keyfirst.Entity[InventoryItem]
 }
 
-func newShop(t testing.TB) shop {
+func newShop(t testing.TB, name string) shop {
 	t.Helper()
-	table, err := keyfirst.NewTable(shopSpec)
+	spec := shopSpec
+	spec.Name = name
+	table, err := keyfirst.NewTable(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sparse.Apply(table, keyfirst.EntitySpec[Customer]{
+	customerSpec, err := sparse.Apply(table, keyfirst.EntitySpec[Customer]{
 		Type:         "Customer",
 		PartitionKey: keyfirst.S(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
 		SortKey:      keyfirst.S(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
@@ -240,7 +251,7 @@ func newShop(t testing.TB) shop {
 		t.Fatal(err)
 	}
 	s := shop{table: table}
-	if s.customers, err = keyfirst.NewEntity(table, spec); err != nil {
+	if s.customers, err = keyfirst.NewEntity(table, customerSpec); err != nil {
 		t.Fatal(err)
 	}
 	if s.orders, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{

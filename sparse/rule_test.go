@@ -249,8 +249,8 @@ func TestApply(t *testing.T) {
 func TestRuleItems(t *testing.T) {
 	t.Parallel()
 	_, tickets := newTickets(t, false)
-	_, orgs, users := newSaaS(t)
-	s := newShop(t)
+	_, orgs, users := newSaaS(t, "saas")
+	s := newShop(t, "shop")
 	tests := []struct {
 		name    string
 		item    func() (map[string]types.AttributeValue, error)
