@@ -256,6 +256,19 @@ func TestItemDerivesEveryKey(t *testing.T) {
 			}
 		})
 	}
+	// Index membership read from the item.
+	open := mustItem(t, s.orders, Order{Customer: "c1", ID: "o1", Status: Open, PlacedAt: placed})
+	shipped := mustItem(t, s.orders, Order{Customer: "c1", ID: "o1", Status: Shipped, PlacedAt: placed})
+	for _, ix := range s.table.Indexes() {
+		wantOpen, wantShipped := true, ix.IndexName != "open-orders"
+		if ix.Contains(open) != wantOpen || ix.Contains(shipped) != wantShipped {
+			t.Errorf("%s: Contains(open) %v, Contains(shipped) %v", ix.IndexName, ix.Contains(open), ix.Contains(shipped))
+		}
+	}
+	if !s.table.PrimaryKey().Contains(open) {
+		t.Error("the primary key does not contain the item")
+	}
+
 	// A customer: admins enter GSI1 under "ADMIN" (sparse, form 1).
 	admin := mustItem(t, s.customers, Customer{ID: "c1", Name: "Ana", Admin: true})
 	plain := mustItem(t, s.customers, Customer{ID: "c2", Name: "Bo"})

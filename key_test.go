@@ -73,3 +73,32 @@ func (r *recordGet) GetItem(_ context.Context, in *dynamodb.GetItemInput, _ ...f
 	r.in = in
 	return &dynamodb.GetItemOutput{Item: r.item}, nil
 }
+
+func TestTableWithoutSortKey(t *testing.T) {
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "flat", PartitionKey: keyfirst.StringAttr("id")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type thing struct {
+		Name string `dynamodbav:"name"`
+	}
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{
+		Type:         "THING",
+		PartitionKey: keyfirst.S(func(x thing) (string, error) { return "T#" + x.Name, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := mustKey(t, e, thing{Name: "a"}); k.String() != `("T#a")` {
+		t.Fatalf("key %s", k)
+	}
+	item := mustItem(t, e, thing{Name: "a"})
+	if len(item) != 3 || avText(item["id"]) != "T#a" {
+		t.Fatalf("item %v", item)
+	}
+	api := &recordGet{item: item}
+	got, err := e.Get(context.Background(), api, mustKey(t, e, thing{Name: "a"}))
+	if err != nil || got.Name != "a" || len(api.in.Key) != 1 {
+		t.Fatalf("get %+v %v %v", got, err, api.in.Key)
+	}
+}

@@ -145,6 +145,21 @@ func (k KeySchema) Attributes() []Attribute {
 	return append(slices.Clone(k.PartitionKey), k.SortKey...)
 }
 
+// Contains reports whether an item with these attributes is in the index:
+// DynamoDB indexes exactly the items that carry every key attribute of the
+// index (a sparse index holds the others out). For the table's own key it
+// reports whether the item has its primary key.
+func (k KeySchema) Contains(item map[string]types.AttributeValue) bool {
+	for _, side := range [][]Attribute{k.PartitionKey, k.SortKey} {
+		for _, a := range side {
+			if _, ok := item[a.Name]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (k KeySchema) clone() KeySchema {
 	k.PartitionKey = slices.Clone(k.PartitionKey)
 	k.SortKey = slices.Clone(k.SortKey)
