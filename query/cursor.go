@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/binary"
 	"fmt"
-	"hash"
 	"sort"
 	"strings"
 
@@ -67,23 +67,49 @@ type cursorKey struct {
 // key carries them and is checked against the query's (so a cursor of the
 // same query in another partition is [ErrCursorPartition]).
 func binding(op, table, index string, partition []keyfirst.Attribute, sortTerms []term, desc bool) string {
-	h := sha256.New()
-	field := func(h hash.Hash, s string) { fmt.Fprintf(h, "%q\x00", s) }
-	field(h, op)
-	field(h, table)
-	field(h, index)
+	// Each field is length-prefixed, so that no two queries write the
+	// same bytes.
+	buf := make([]byte, 0, 256)
+	field := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
+	value := func(av types.AttributeValue) {
+		switch v := av.(type) {
+		case *types.AttributeValueMemberS:
+			field("S")
+			field(v.Value)
+		case *types.AttributeValueMemberN:
+			field("N")
+			field(v.Value)
+		case *types.AttributeValueMemberB:
+			field("B")
+			field(string(v.Value))
+		default:
+			field("")
+		}
+	}
+	field(op)
+	field(table)
+	field(index)
+	buf = binary.AppendUvarint(buf, uint64(len(partition)))
 	for _, a := range partition {
-		field(h, a.Name)
+		field(a.Name)
 	}
-	h.Write([]byte{0xff})
+	buf = binary.AppendUvarint(buf, uint64(len(sortTerms)))
 	for _, t := range sortTerms {
-		field(h, t.attr)
-		field(h, t.op.String())
-		field(h, avString(t.lo))
-		field(h, avString(t.hi))
+		field(t.attr)
+		buf = append(buf, byte(t.op))
+		value(t.lo)
+		value(t.hi)
 	}
-	fmt.Fprintf(h, "desc=%t", desc)
-	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])
+	if desc {
+		buf = append(buf, 1)
+	} else {
+		buf = append(buf, 0)
+	}
+	sum := sha256.Sum256(buf)
+	return base64.RawURLEncoding.EncodeToString(sum[:18])
 }
 
 // encodeKey turns a key of scalar attributes into its sorted cursor form.

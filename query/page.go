@@ -45,8 +45,8 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 	pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, true,
 		func(items []item, cc *types.ConsumedCapacity) (int, bool) {
 			addCapacity(cc, &page.Capacity, p.opts.Capacity)
-			if page.Items == nil {
-				page.Items = make([]T, 0, max(len(items), min(p.limit, maxPrealloc)))
+			if page.Items == nil && len(items) > 0 {
+				page.Items = make([]T, 0, len(items))
 			}
 			for i, it := range items {
 				v, err := q.src.decode(it)
@@ -71,9 +71,6 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 	}
 	return page, err
 }
-
-// maxPrealloc bounds the room a page reserves for a limit not yet read.
-const maxPrealloc = 1000
 
 // checkClient refuses a nil client.
 func (p *plan) checkClient(isNil bool) error {

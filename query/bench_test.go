@@ -1,0 +1,204 @@
+package query_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/query"
+)
+
+// The per-page overhead of the library beside the raw SDK doing the same
+// work, in the same run: building the request of "a customer's CANCELLED
+// orders in Q3" on the GSI, and decoding 100 items into Order. Run with
+//
+//	go test -run '^$' -bench . -benchmem ./query/
+//
+// The Local benchmarks add the round trip to DynamoDB Local.
+
+var (
+	sinkOrders []Order
+	sinkPage   query.Page[Order]
+)
+
+// benchQuery is the query, and the raw equivalents' bounds.
+func benchQuery(b *testing.B, s shop) (q query.Query[Order], lo, hi string) {
+	b.Helper()
+	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
+	noErr(b, err)
+	lo, hi = cond.Values()
+	return query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(cond, nil).Limit(100), lo, hi
+}
+
+// handInput is the QueryInput written by hand, expression string included.
+func handInput(table, lo, hi string) *dynamodb.QueryInput {
+	return &dynamodb.QueryInput{
+		TableName:              aws.String(table),
+		IndexName:              aws.String("ByStatusDate"),
+		KeyConditionExpression: aws.String("#c = :c AND #s BETWEEN :lo AND :hi"),
+		ExpressionAttributeNames: map[string]string{
+			"#c": "CustomerId", "#s": "OrderStatusDate",
+		},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":c":  &types.AttributeValueMemberS{Value: "c1"},
+			":lo": &types.AttributeValueMemberS{Value: lo},
+			":hi": &types.AttributeValueMemberS{Value: hi},
+		},
+		Limit:                  aws.Int32(100),
+		ScanIndexForward:       aws.Bool(true),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+	}
+}
+
+// exprInput is the QueryInput built with the expression package by hand.
+func exprInput(b *testing.B, table, lo, hi string) *dynamodb.QueryInput {
+	kc := expression.Key("CustomerId").Equal(expression.Value("c1")).
+		And(expression.Key("OrderStatusDate").Between(expression.Value(lo), expression.Value(hi)))
+	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &dynamodb.QueryInput{
+		TableName:                 aws.String(table),
+		IndexName:                 aws.String("ByStatusDate"),
+		KeyConditionExpression:    expr.KeyCondition(),
+		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeValues: expr.Values(),
+		Limit:                     aws.Int32(100),
+		ScanIndexForward:          aws.Bool(true),
+		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
+	}
+}
+
+// hundred is 100 orders of c1 as stored, CANCELLED in Q3.
+func hundred(b *testing.B, s shop) []Order {
+	b.Helper()
+	out := make([]Order, 100)
+	for i := range out {
+		out[i] = Order{CustomerID: "c1", ID: fmt.Sprintf("o%03d", i), Status: Cancelled,
+			Date: micro("2019-07-01T00:00:00").Add(time.Duration(i) * time.Minute), Pad: strings.Repeat("x", 100)}
+	}
+	return out
+}
+
+// runRaw is the raw SDK path: send in, decode every item with
+// attributevalue.
+func runRaw(b *testing.B, client keyfirst.QueryAPI, in *dynamodb.QueryInput) {
+	out, err := client.Query(context.Background(), in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var orders []Order
+	if err := attributevalue.UnmarshalListOfMaps(out.Items, &orders); err != nil {
+		b.Fatal(err)
+	}
+	sinkOrders = orders
+}
+
+// BenchmarkPage is the per-page overhead without the network: build the
+// request, receive 100 items (a canned response), decode them, and, for
+// keyfirst, make the page's cursor.
+func BenchmarkPage(b *testing.B) {
+	s := newShop(b, "shop")
+	q, lo, hi := benchQuery(b, s)
+	its := orderItems(b, s, hundred(b, s)...)
+	client := &canned{items: its, last: keyOf(its[99])}
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			page, err := q.Page(ctx, client)
+			if err != nil || len(page.Items) != 100 || page.Next == "" {
+				b.Fatal(err)
+			}
+			sinkPage = page
+		}
+	})
+	b.Run("raw-hand-written", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, handInput("shop", lo, hi))
+		}
+	})
+	b.Run("raw-expression", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, exprInput(b, "shop", lo, hi))
+		}
+	})
+}
+
+// BenchmarkBuild is the request alone: check and build the query, send it
+// to a client that returns nothing.
+func BenchmarkBuild(b *testing.B) {
+	s := newShop(b, "shop")
+	q, lo, hi := benchQuery(b, s)
+	client := &canned{}
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			if _, err := q.Page(ctx, client); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("raw-hand-written", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, handInput("shop", lo, hi))
+		}
+	})
+	b.Run("raw-expression", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, exprInput(b, "shop", lo, hi))
+		}
+	})
+}
+
+// BenchmarkLocal is the same page against DynamoDB Local.
+func BenchmarkLocal(b *testing.B) {
+	client, s := localShop(b)
+	var reqs []keyfirst.WriteRequest
+	for _, o := range hundred(b, s) {
+		reqs = append(reqs, s.orders.PutRequest(o))
+	}
+	write(b, client, s.table, reqs...)
+	q, lo, hi := benchQuery(b, s)
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			page, err := q.Page(ctx, client)
+			if err != nil || len(page.Items) != 100 {
+				b.Fatal(len(page.Items), err)
+			}
+			sinkPage = page
+		}
+	})
+	b.Run("raw-hand-written", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			runRaw(b, client, handInput(s.table.Name(), lo, hi))
+			if len(sinkOrders) != 100 {
+				b.Fatal(len(sinkOrders))
+			}
+		}
+	})
+}
