@@ -2,6 +2,7 @@ package sparse
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -139,12 +140,12 @@ func NewEstimator(table *keyfirst.Table) (*Estimator, error) {
 			all: ks.Projection.Type == types.ProjectionTypeAll || ks.Projection.Type == ""}
 		if !p.all {
 			for _, a := range append(e.primary, p.keys...) {
-				if !contains(p.projected, a.Name) {
+				if !slices.Contains(p.projected, a.Name) {
 					p.projected = append(p.projected, a.Name)
 				}
 			}
 			for _, n := range ks.Projection.NonKeyAttributes {
-				if !contains(p.projected, n) {
+				if !slices.Contains(p.projected, n) {
 					p.projected = append(p.projected, n)
 					p.nonKey = append(p.nonKey, n)
 				}
@@ -177,8 +178,8 @@ func (e *Estimator) Table() *keyfirst.Table { return e.table }
 // ReturnConsumedCapacity=INDEXES, for PutItem, UpdateItem, DeleteItem and
 // BatchWriteItem (the package's tests compare every transition). A
 // transactional write costs twice as much on AWS. The sizes are exact
-// ([ItemSize]); AWS may add per-item overhead to index entries that it does
-// not document for capacity.
+// ([ItemSize]); the 100 bytes of overhead AWS documents per index entry are
+// for storage, and count neither here nor in DynamoDB Local's capacity.
 //
 // Images that are not a write DynamoDB would accept are an [*EstimateError]:
 // both nil, a missing or mistyped primary key, two different items, a key
@@ -400,15 +401,6 @@ func (p *indexPlan) projectionChanged(before, after map[string]types.AttributeVa
 // units is the WCUs of writing size bytes: rounded up per KB, at least 1.
 func units(size int) int {
 	return max(1, (size+WriteUnit-1)/WriteUnit)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // EstimateItems returns the cost of a write of entity values, by

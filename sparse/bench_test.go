@@ -2,6 +2,7 @@ package sparse_test
 
 import (
 	"maps"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -55,7 +56,7 @@ func handEstimate(before, after map[string]types.AttributeValue) int {
 	size := func(item map[string]types.AttributeValue, names ...string) int {
 		n := 0
 		for k, v := range item {
-			if names != nil && !contains(names, k) {
+			if names != nil && !slices.Contains(names, k) {
 				continue
 			}
 			n += len(k) + len(v.(*types.AttributeValueMemberS).Value)
@@ -106,15 +107,6 @@ func handEstimate(before, after map[string]types.AttributeValue) int {
 		}
 	}
 	return total
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // EstimateItems builds both items with the entity, then estimates.

@@ -282,12 +282,7 @@ func constructorFor(ty types.ScalarAttributeType) string {
 }
 
 func hasAttr(attrs []keyfirst.Attribute, name string) bool {
-	for _, a := range attrs {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(attrs, func(a keyfirst.Attribute) bool { return a.Name == name })
 }
 
 func names(attrs []keyfirst.Attribute) []string {
