@@ -18,6 +18,7 @@ type BatchGetError[T any] struct {
 	Err         error    // the cause; nil when MaxAttempts ran out
 }
 
+// Error describes the failure with its facts.
 func (e *BatchGetError[T]) Error() string {
 	return batchErrorText(len(e.Unprocessed), e.Total, "keys", e.Err)
 }

@@ -86,6 +86,7 @@ type BatchWriteError struct {
 	Err         error          // the cause; nil when MaxAttempts ran out
 }
 
+// Error describes the failure with its facts.
 func (e *BatchWriteError) Error() string {
 	return batchErrorText(len(e.Unprocessed), e.Total, "requests", e.Err)
 }

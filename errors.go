@@ -95,6 +95,7 @@ type SchemaError struct {
 	Detail    string        // what was found and what to do instead
 }
 
+// Error describes the failure with its facts.
 func (e *SchemaError) Error() string {
 	return describe(ErrInvalidSchema, e.Problem.String(), e.Detail,
 		"table", e.Table, "index", e.Index, "attribute", e.Attribute)
@@ -154,6 +155,7 @@ type EntityError struct {
 	Err       error         // the cause, if any
 }
 
+// Error describes the failure with its facts.
 func (e *EntityError) Error() string {
 	detail := e.Detail
 	if e.Err != nil {
@@ -212,6 +214,7 @@ type ItemError struct {
 	Err       error       // the cause, if any
 }
 
+// Error describes the failure with its facts.
 func (e *ItemError) Error() string {
 	detail := e.Detail
 	if e.Err != nil {
@@ -232,6 +235,7 @@ type OptionError struct {
 	Detail string // why it is refused
 }
 
+// Error describes the failure with its facts.
 func (e *OptionError) Error() string {
 	return describe(ErrInvalidOption, e.Option, e.Detail, "op", e.Op)
 }
@@ -247,6 +251,7 @@ type EntityTypeError struct {
 	Got  string // the item's type; empty when the attribute is missing
 }
 
+// Error describes the failure with its facts.
 func (e *EntityTypeError) Error() string {
 	got := e.Got
 	if got == "" {
@@ -277,6 +282,7 @@ type ConditionError struct {
 	FoundType string // the stored item's entity type, when found
 }
 
+// Error describes the failure with its facts.
 func (e *ConditionError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Err.Error())
@@ -300,6 +306,7 @@ type KeyChangedError struct {
 	Old, New string // the keys, as [Key.String] prints them
 }
 
+// Error describes the failure with its facts.
 func (e *KeyChangedError) Error() string {
 	return fmt.Sprintf("%v: from %s to %s; write the new item with Put and delete the old one", ErrKeyChanged, e.Old, e.New)
 }
@@ -314,6 +321,7 @@ type DuplicateKeyError struct {
 	First, Second int    // the positions of the two requests
 }
 
+// Error describes the failure with its facts.
 func (e *DuplicateKeyError) Error() string {
 	return fmt.Sprintf("%v: %s at positions %d and %d", ErrDuplicateKey, e.Key, e.First, e.Second)
 }
@@ -330,6 +338,7 @@ type OpError struct {
 	Err    error  // the cause
 }
 
+// Error describes the failure with its facts.
 func (e *OpError) Error() string {
 	return fmt.Sprintf("keyfirst: %s %s %s: %v", e.Op, e.Entity, e.Key, e.Err)
 }

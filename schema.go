@@ -11,15 +11,19 @@ import (
 
 // DynamoDB's limits that the schema checks.
 const (
-	MaxGSIs                  = 20  // global secondary indexes per table (the default quota)
-	MaxLSIs                  = 5   // local secondary indexes per table
-	MaxKeyAttributes         = 4   // attributes per side of a multi-attribute GSI key
-	MaxProjectedAttributes   = 100 // NonKeyAttributes summed over all indexes
-	DefaultTypeAttribute     = "_type"
+	MaxGSIs                = 20  // global secondary indexes per table (the default quota)
+	MaxLSIs                = 5   // local secondary indexes per table
+	MaxKeyAttributes       = 4   // attributes per side of a multi-attribute GSI key
+	MaxProjectedAttributes = 100 // NonKeyAttributes summed over all indexes
+
 	maxNameLen               = 255
 	minTableOrIndexNameLen   = 3
 	maxKeyAttributeNameBytes = 255
 )
+
+// DefaultTypeAttribute is the attribute that stores each item's entity
+// type when [TableSpec.TypeAttribute] is empty.
+const DefaultTypeAttribute = "_type"
 
 // Attribute is a key attribute: its name and its scalar type (S, N or B).
 type Attribute struct {
