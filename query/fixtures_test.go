@@ -23,6 +23,7 @@ func TestMain(m *testing.M) { integration.Main(m) }
 //	CUST#<id>   CUST#<id>     Customer   CustomerIndex (sparse, scannable)
 //	CUST#<id>   ORDER#<id>    Order      ByStatusDate (concatenated),
 //	                                     ByStatusDateNative (status, date),
+//	                                     ByCustomerStatus (customer, status; date),
 //	                                     ByPlaced (LSI)
 
 type Status string
@@ -41,6 +42,8 @@ var (
 	// Enum first (seed 000).
 	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro)))
 	placedKey  = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	// customerStatus is the native partition key of ByCustomerStatus.
+	customerStatus = keys.Must(keys.NewKey2(keys.ID[string](), keys.Enum(Pending, Shipped, Cancelled, Delivered)))
 )
 
 type Order struct {
@@ -72,6 +75,8 @@ func shopSpec(name string) keyfirst.TableSpec {
 			{Name: "ByStatusDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")}},
 			{Name: "ByStatusDateNative", PartitionKey: []keyfirst.Attribute{s("CustomerId")},
 				SortKey: []keyfirst.Attribute{s("OrderStatus"), s("OrderDate")}},
+			{Name: "ByCustomerStatus", PartitionKey: []keyfirst.Attribute{s("CustomerId"), s("OrderStatus")},
+				SortKey: []keyfirst.Attribute{s("OrderDate")}},
 			{Name: "CustomerIndex", PartitionKey: []keyfirst.Attribute{s("CustomerIndexId")}, Scannable: true},
 			{Name: "Keys", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")},
 				Projection: keyfirst.KeysOnly()},

@@ -53,10 +53,22 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 	noErr(t, err)
 	want := []string{"o02", "o08", "o04", "o05"}
 
-	for _, index := range []string{"ByStatusDate", "ByStatusDateNative"} {
+	inQ3Dates, err := placedKey.Range().HalfOpen(jul1, oct1)
+	noErr(t, err)
+	c1 := query.Of(s.orders).Partition(query.S("c1"))
+	queries := []struct {
+		name string
+		q    query.Query[Order]
+	}{
+		{"GSI CustomerId + OrderStatusDate", c1.Index("ByStatusDate").Sort(inQ3, nil)},
+		{"native GSI CustomerId / OrderStatus, OrderDate", c1.Index("ByStatusDateNative").Sort(inQ3, nil)},
+		{"native GSI CustomerId, OrderStatus / OrderDate", query.Of(s.orders).Index("ByCustomerStatus").
+			Partition(query.Strings(customerStatus.Parts("c1", Cancelled))...).Sort(inQ3Dates, nil)},
+	}
+	for _, qq := range queries {
 		for _, desc := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/desc=%t", index, desc), func(t *testing.T) {
-				q := query.Of(s.orders).Index(index).Partition(query.S("c1")).Sort(inQ3, nil)
+			t.Run(fmt.Sprintf("%s/desc=%t", qq.name, desc), func(t *testing.T) {
+				q := qq.q
 				w := slices.Clone(want)
 				if desc {
 					q = q.Desc()
@@ -74,9 +86,28 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 						t.Fatalf("decoded %+v", o)
 					}
 				}
+				// One item at a time, with cursors on the index's key.
+				paged, pages := pageThrough(t, q, client, 1)
+				if ids := orderIDs(paged); !slices.Equal(ids, w) || pages != len(w)+1 {
+					t.Fatalf("paged %v in %d pages", ids, pages)
+				}
 			})
 		}
 	}
+
+	// The LSI: c1's orders placed in Q3, any status, read consistently.
+	t.Run("LSI, consistent", func(t *testing.T) {
+		q := query.Of(s.orders).Index("ByPlaced").Partition(query.Encoded(customerPK.Encode("c1"))).Sort(inQ3Dates, nil).ConsistentRead()
+		want := []string{"o02", "o03", "o08", "o07", "o04", "o10", "o05"}
+		got, err := q.Collect(context.Background(), client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged, _ := pageThrough(t, q, client, 2)
+		if ids := orderIDs(got); !slices.Equal(ids, want) || !slices.Equal(orderIDs(paged), want) {
+			t.Fatalf("got %v, paged %v, want %v", ids, orderIDs(paged), want)
+		}
+	})
 }
 
 func orderIDs(orders []Order) []string {
