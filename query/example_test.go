@@ -22,12 +22,7 @@ import (
 type printer struct{}
 
 func (printer) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	expr := placeholder.ReplaceAllStringFunc(aws.ToString(in.KeyConditionExpression), func(p string) string {
-		if p[0] == '#' {
-			return in.ExpressionAttributeNames[p]
-		}
-		return fmt.Sprintf("%q", in.ExpressionAttributeValues[p].(*types.AttributeValueMemberS).Value)
-	})
+	expr := printed(in)
 	index := aws.ToString(in.IndexName)
 	if index == "" {
 		index = "(the table)"
@@ -36,6 +31,17 @@ func (printer) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dyna
 	fmt.Println("key condition:", expr)
 	fmt.Println("forward:", aws.ToBool(in.ScanIndexForward), "limit:", aws.ToInt32(in.Limit), "filter:", in.FilterExpression != nil)
 	return &dynamodb.QueryOutput{}, nil
+}
+
+// printed is the key condition of in, with names and values in place of
+// the placeholders.
+func printed(in *dynamodb.QueryInput) string {
+	return placeholder.ReplaceAllStringFunc(aws.ToString(in.KeyConditionExpression), func(p string) string {
+		if p[0] == '#' {
+			return in.ExpressionAttributeNames[p]
+		}
+		return fmt.Sprintf("%q", in.ExpressionAttributeValues[p].(*types.AttributeValueMemberS).Value)
+	})
 }
 
 // placeholder matches the names and values of an expression.
@@ -147,4 +153,55 @@ func ExampleAttr() {
 	// key condition: (Actor = "Tom Hanks") AND (begins_with (Movie, "Toy Story"))
 	// forward: false limit: 0 filter: false
 	// <nil>
+}
+
+// Seed 000: a repo and its issues live in one item collection; read
+// together, newest issue first, each item arrives as its own type. (The
+// client here answers with stored items; use a *dynamodb.Client.)
+func ExampleCollection() {
+	type Repo struct{ Name string }
+	type Issue struct {
+		Repo   string
+		Number uint32
+	}
+	repoKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	issueKey := keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "github", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
+	repos, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
+		Type:         "REPO",
+		PartitionKey: keyfirst.S(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
+		SortKey:      keyfirst.S(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
+	})
+	issues, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
+		Type:         "ISSUE",
+		PartitionKey: keyfirst.S(func(i Issue) (string, error) { return repoKey.Encode(i.Repo) }),
+		SortKey:      keyfirst.S(func(i Issue) (string, error) { return issueKey.Encode(i.Number) }),
+	})
+	repo, _ := repos.Item(Repo{Name: "keyfirst"})
+	issue2, _ := issues.Item(Issue{Repo: "keyfirst", Number: 2})
+	issue1, _ := issues.Item(Issue{Repo: "keyfirst", Number: 1})
+	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, issue2, issue1}}}}
+
+	q := query.Collection(table).
+		Partition(query.Encoded(repoKey.Encode("keyfirst"))).
+		Sort(keys.Between(issueKey.Start(), repoKey.At("keyfirst"))).
+		Desc()
+	for item, err := range q.All(context.Background(), client) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		switch v := item.(type) {
+		case Repo:
+			fmt.Println("repo", v.Name)
+		case Issue:
+			fmt.Println("issue", v.Number)
+		}
+	}
+	fmt.Println(printed(client.ins[0]))
+	// Output:
+	// repo keyfirst
+	// issue 2
+	// issue 1
+	// (PK = "REPO#keyfirst") AND (SK BETWEEN "ISSUE#" AND "REPO#keyfirst")
 }

@@ -15,7 +15,8 @@ import (
 // returns is what it reads.
 //
 // A Query is a value: every method returns a modified copy and leaves its
-// receiver as it was, so a partly built query can be shared and extended.
+// receiver as it was, so a partly built query can be shared, extended and
+// used from several goroutines at once.
 // Methods record their input; the terminal calls ([Query.Page],
 // [Query.All], [Query.Collect]) check it all and return the first problem
 // as an [*Error] before any request.
