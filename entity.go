@@ -92,149 +92,183 @@ type registered struct {
 // derived twice, a field of T named like a derived or reserved attribute, a
 // version attribute that is not an integer field of T.
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
-	goType := reflect.TypeFor[T]()
-	fail := func(index, attr string, p EntityProblem, detail string, err error) error {
-		return &EntityError{Entity: spec.Type, GoType: goType.String(), Index: index, Attribute: attr, Problem: p, Detail: detail, Err: err}
+	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
+		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}}
+	for _, step := range []func() error{b.basics, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
+		if err := step(); err != nil {
+			return nil, err
+		}
 	}
-	if table == nil {
-		return nil, fail("", "", EntityNoTable, "NewEntity needs the *Table from NewTable", nil)
+	e := b.e
+	e.fieldNames = slices.Clone(e.codec.Names())
+	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
+	for name := range b.derivedAt {
+		e.known = append(e.known, name)
 	}
-	if spec.Type == "" {
-		return nil, fail("", "", EntityTypeName, "every entity needs a type name, stored in "+table.typeAttr, nil)
+	sort.Strings(e.known)
+	if err := table.register(spec.Type, registered{decode: func(item map[string]types.AttributeValue) (any, error) {
+		return e.decode(item)
+	}}); err != nil {
+		return nil, b.fail("", "", EntityDuplicateType, err.Error(), nil)
 	}
-	c, err := codec.For(goType)
+	return e, nil
+}
+
+// entityBuilder validates an EntitySpec step by step and builds the Entity.
+type entityBuilder[T any] struct {
+	spec      EntitySpec[T]
+	table     *Table
+	goType    reflect.Type
+	e         *Entity[T]
+	derivedAt map[string]string // derived attribute -> where, for messages
+	byIndex   map[string][]derivation[T]
+}
+
+func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
+	return &EntityError{Entity: b.spec.Type, GoType: b.goType.String(), Index: index, Attribute: attr, Problem: p, Detail: detail, Err: err}
+}
+
+// basics: a table, a type name, a struct T.
+func (b *entityBuilder[T]) basics() error {
+	if b.table == nil {
+		return b.fail("", "", EntityNoTable, "NewEntity needs the *Table from NewTable", nil)
+	}
+	if b.spec.Type == "" {
+		return b.fail("", "", EntityTypeName, "every entity needs a type name, stored in "+b.table.typeAttr, nil)
+	}
+	c, err := codec.For(b.goType)
 	if err != nil {
-		return nil, fail("", "", EntityGoType, "T must be a struct", err)
+		return b.fail("", "", EntityGoType, "T must be a struct", err)
 	}
-	e := &Entity[T]{table: table, typeName: spec.Type, codec: c, version: spec.Version}
+	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version}
+	return nil
+}
 
-	// The primary key.
-	pkAttr := table.primary.PartitionKey[0]
-	if spec.PartitionKey == nil {
-		return nil, fail("", pkAttr.Name, EntityMissingKey, "set EntitySpec.PartitionKey", nil)
+// primaryKey: the table's key attributes are derived, exactly.
+func (b *entityBuilder[T]) primaryKey() error {
+	t, e := b.table, b.e
+	pkAttr := t.primary.PartitionKey[0]
+	if b.spec.PartitionKey == nil {
+		return b.fail("", pkAttr.Name, EntityMissingKey, "set EntitySpec.PartitionKey", nil)
 	}
-	e.pk = derivation[T]{attr: pkAttr, limit: table.limit(pkAttr.Name), fn: spec.PartitionKey}
-	derivedAt := map[string]string{pkAttr.Name: "the table's partition key"}
-	if table.primary.SortKey != nil {
-		skAttr := table.primary.SortKey[0]
-		if spec.SortKey == nil {
-			return nil, fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: set EntitySpec.SortKey", nil)
+	e.pk = derivation[T]{attr: pkAttr, limit: t.limit(pkAttr.Name), fn: b.spec.PartitionKey}
+	b.derivedAt[pkAttr.Name] = "the table's partition key"
+	if t.primary.SortKey == nil {
+		if b.spec.SortKey != nil {
+			return b.fail("", "", EntityNoSortKey, "remove EntitySpec.SortKey", nil)
 		}
-		e.sk = derivation[T]{attr: skAttr, limit: table.limit(skAttr.Name), fn: spec.SortKey}
-		e.hasSK = true
-		derivedAt[skAttr.Name] = "the table's sort key"
-	} else if spec.SortKey != nil {
-		return nil, fail("", "", EntityNoSortKey, "remove EntitySpec.SortKey", nil)
+		return nil
 	}
+	skAttr := t.primary.SortKey[0]
+	if b.spec.SortKey == nil {
+		return b.fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: set EntitySpec.SortKey", nil)
+	}
+	e.sk = derivation[T]{attr: skAttr, limit: t.limit(skAttr.Name), fn: b.spec.SortKey}
+	e.hasSK = true
+	b.derivedAt[skAttr.Name] = "the table's sort key"
+	return nil
+}
 
-	// Index derivations, in a deterministic order.
-	byIndex := map[string][]derivation[T]{}
-	for _, name := range sortedKeys(spec.Indexes) {
-		ks, ok := table.index(name)
+// indexKeys: each derivation names a key attribute of a known index, and
+// no attribute is derived twice. The order is deterministic.
+func (b *entityBuilder[T]) indexKeys() error {
+	for _, name := range sortedKeys(b.spec.Indexes) {
+		ks, ok := b.table.index(name)
 		if !ok || name == "" {
-			return nil, fail(name, "", EntityUnknownIndex, fmt.Sprintf("the table's indexes are %v", table.indexNames()), nil)
+			return b.fail(name, "", EntityUnknownIndex, fmt.Sprintf("the table's indexes are %v", b.table.indexNames()), nil)
 		}
-		keys := spec.Indexes[name]
+		keys := b.spec.Indexes[name]
 		for _, attrName := range sortedKeys(keys) {
 			fn := keys[attrName]
 			if fn == nil {
-				return nil, fail(name, attrName, EntityNilDerivation, "", nil)
+				return b.fail(name, attrName, EntityNilDerivation, "", nil)
 			}
 			if !ks.has(attrName) {
-				return nil, fail(name, attrName, EntityNotIndexAttribute,
+				return b.fail(name, attrName, EntityNotIndexAttribute,
 					fmt.Sprintf("the index's key attributes are %v", attributeNames(ks.Attributes())), nil)
 			}
-			if where, dup := derivedAt[attrName]; dup {
-				return nil, fail(name, attrName, EntityDerivedTwice, "already derived as "+where+"; derive it in one place", nil)
+			if where, dup := b.derivedAt[attrName]; dup {
+				return b.fail(name, attrName, EntityDerivedTwice, "already derived as "+where+"; derive it in one place", nil)
 			}
-			derivedAt[attrName] = "a key of index " + name
-			attr := Attribute{Name: attrName, Type: table.attrTypes[attrName]}
-			byIndex[name] = append(byIndex[name], derivation[T]{attr: attr, index: name, limit: table.limit(attrName), fn: fn})
-			e.nDerived++
+			b.derivedAt[attrName] = "a key of index " + name
+			attr := Attribute{Name: attrName, Type: b.table.attrTypes[attrName]}
+			b.byIndex[name] = append(b.byIndex[name], derivation[T]{attr: attr, index: name, limit: b.table.limit(attrName), fn: fn})
+			b.e.nDerived++
 		}
 	}
+	return nil
+}
 
-	// T's fields: no collision with derived or reserved names.
-	for _, f := range c.Fields() {
-		if where, ok := derivedAt[f.Name]; ok {
-			return nil, fail("", f.Name, EntityFieldCollision,
+// fields: no field of T is named like a derived or reserved attribute.
+func (b *entityBuilder[T]) fields() error {
+	for _, f := range b.e.codec.Fields() {
+		if where, ok := b.derivedAt[f.Name]; ok {
+			return b.fail("", f.Name, EntityFieldCollision,
 				fmt.Sprintf("field %s is %s, which is derived; rename the field or tag it dynamodbav:\"-\"", f.GoName, where), nil)
 		}
-		if f.Name == table.typeAttr {
-			return nil, fail("", f.Name, EntityFieldCollision,
+		if f.Name == b.table.typeAttr {
+			return b.fail("", f.Name, EntityFieldCollision,
 				fmt.Sprintf("field %s uses the entity-type attribute; rename it", f.GoName), nil)
 		}
 	}
+	return nil
+}
 
-	// Every index this entity can appear in: derived attributes and key
-	// attributes that are fields of T.
-	for i := range table.indexes {
-		ks := &table.indexes[i]
-		g := indexGroup[T]{index: ks.IndexName, derived: byIndex[ks.IndexName]}
-		provided := 0
+// indexGroups: for every index the entity can appear in, the attributes it
+// derives and the key attributes that are fields of T (of a string, number
+// or binary type matching the key).
+func (b *entityBuilder[T]) indexGroups() error {
+	c := b.e.codec
+	for i := range b.table.indexes {
+		ks := &b.table.indexes[i]
+		g := indexGroup[T]{index: ks.IndexName, derived: b.byIndex[ks.IndexName]}
+		var missing []string
 		for _, a := range ks.Attributes() {
-			if _, derived := derivedAt[a.Name]; derived {
-				provided++
+			if _, derived := b.derivedAt[a.Name]; derived {
 				continue
 			}
 			f, isField := c.Field(a.Name)
 			if !isField {
+				missing = append(missing, a.Name)
 				continue
 			}
 			if k := fieldAttrKind(f.Kind); k != "" && k != a.Type {
-				return nil, fail(ks.IndexName, a.Name, EntityFieldType,
+				return b.fail(ks.IndexName, a.Name, EntityFieldType,
 					fmt.Sprintf("field %s encodes as %s, the index key is %s", f.GoName, k, a.Type), nil)
 			}
 			if f.Kind != codec.AVUnknown && fieldAttrKind(f.Kind) == "" {
-				return nil, fail(ks.IndexName, a.Name, EntityFieldType,
+				return b.fail(ks.IndexName, a.Name, EntityFieldType,
 					fmt.Sprintf("field %s is not a string, number or binary, the index key is %s", f.GoName, a.Type), nil)
 			}
-			g.fields = append(g.fields, derivation[T]{attr: a, index: ks.IndexName, limit: table.limit(a.Name)})
-			provided++
+			g.fields = append(g.fields, derivation[T]{attr: a, index: ks.IndexName, limit: b.table.limit(a.Name)})
 		}
-		if len(g.derived) > 0 && provided < len(ks.Attributes()) {
-			var missing []string
-			for _, a := range ks.Attributes() {
-				if _, derived := derivedAt[a.Name]; !derived {
-					if _, isField := c.Field(a.Name); !isField {
-						missing = append(missing, a.Name)
-					}
-				}
-			}
-			return nil, fail(ks.IndexName, missing[0], EntityMissingKey,
+		if len(g.derived) > 0 && len(missing) > 0 {
+			return b.fail(ks.IndexName, missing[0], EntityMissingKey,
 				fmt.Sprintf("attributes %v are neither derived nor fields of T: the item could never be in the index", missing), nil)
 		}
 		if len(g.derived) > 0 || len(g.fields) > 0 {
-			e.groups = append(e.groups, g)
+			b.e.groups = append(b.e.groups, g)
 		}
 	}
+	return nil
+}
 
-	// The version attribute.
-	if spec.Version != "" {
-		f, ok := c.Field(spec.Version)
-		switch {
-		case !ok:
-			return nil, fail("", spec.Version, EntityVersion, "no field of T has that attribute name", nil)
-		case !f.Integer():
-			return nil, fail("", spec.Version, EntityVersion, fmt.Sprintf("field %s is %s; use an integer type encoded as a number", f.GoName, f.Type), nil)
-		case table.isKeyAttribute(spec.Version):
-			return nil, fail("", spec.Version, EntityVersion, "a key attribute cannot be a version: each write would move the item", nil)
-		}
+// versionField: the version attribute is an integer field of T, not a key.
+func (b *entityBuilder[T]) versionField() error {
+	v := b.spec.Version
+	if v == "" {
+		return nil
 	}
-
-	e.fieldNames = slices.Clone(c.Names())
-	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
-	for name := range derivedAt {
-		e.known = append(e.known, name)
+	f, ok := b.e.codec.Field(v)
+	switch {
+	case !ok:
+		return b.fail("", v, EntityVersion, "no field of T has that attribute name", nil)
+	case !f.Integer():
+		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is %s; use an integer type encoded as a number", f.GoName, f.Type), nil)
+	case b.table.isKeyAttribute(v):
+		return b.fail("", v, EntityVersion, "a key attribute cannot be a version: each write would move the item", nil)
 	}
-	sort.Strings(e.known)
-
-	if err := table.register(spec.Type, registered{decode: func(item map[string]types.AttributeValue) (any, error) {
-		return e.decode(item)
-	}}); err != nil {
-		return nil, fail("", "", EntityDuplicateType, err.Error(), nil)
-	}
-	return e, nil
+	return nil
 }
 
 // Table returns the entity's table.
