@@ -265,6 +265,8 @@ func (b *entityBuilder[T]) versionField() error {
 		return b.fail("", v, EntityVersion, "no field of T has that attribute name", nil)
 	case !f.Integer():
 		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is %s; use an integer type encoded as a number", f.GoName, f.Type), nil)
+	case !f.Fixed:
+		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is inside an embedded pointer; move it to T or to an embedded struct", f.GoName), nil)
 	case b.table.isKeyAttribute(v):
 		return b.fail("", v, EntityVersion, "a key attribute cannot be a version: each write would move the item", nil)
 	}

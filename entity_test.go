@@ -315,3 +315,60 @@ func TestEntityAccessors(t *testing.T) {
 		t.Fatalf("Attributes() = %v", got)
 	}
 }
+
+// Profile has fields the codec leaves to attributevalue (a map, a nested
+// struct) and an embedded pointer: the reflection path.
+type Audit struct {
+	By string `dynamodbav:"by"`
+}
+
+type Profile struct {
+	*Audit
+	ID      string            `dynamodbav:"id"`
+	Labels  map[string]string `dynamodbav:"labels"`
+	Address struct{ City string }
+	Rev     int32 `dynamodbav:"rev"`
+}
+
+func TestEntityWithReflectedFields(t *testing.T) {
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "profiles", PartitionKey: keyfirst.StringAttr("PK")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Profile]{
+		Type:         "PROFILE",
+		PartitionKey: keyfirst.S(func(p Profile) (string, error) { return "P#" + p.ID, nil }),
+		Version:      "rev",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Profile{Audit: &Audit{By: "ana"}, ID: "p1", Labels: map[string]string{"tier": "gold"}, Rev: 4}
+	p.Address.City = "Porto"
+	item := mustItem(t, profiles, p)
+	if avText(item["by"]) != "ana" || avText(item["rev"]) != "4" {
+		t.Fatalf("item %v", item)
+	}
+	back, err := profiles.Decode(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, p) {
+		t.Fatalf("round trip %+v, want %+v", back, p)
+	}
+
+	type Versioned struct{ Rev int64 }
+	type hidden struct {
+		*Versioned
+		ID string
+	}
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[hidden]{
+		Type:         "HIDDEN",
+		PartitionKey: keyfirst.S(func(h hidden) (string, error) { return h.ID, nil }),
+		Version:      "Rev",
+	})
+	var ee *keyfirst.EntityError
+	if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityVersion {
+		t.Fatalf("version behind an embedded pointer: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -64,7 +65,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		size += n
 	}
 
-	n, err := e.codec.Encode(reflect.ValueOf(v).Elem(), p.item)
+	n, err := e.encodeFields(v, p.item)
 	if err != nil {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
 	}
@@ -194,16 +195,32 @@ func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err
 	return &ItemError{Entity: e.typeName, Index: d.index, Attribute: d.attr.Name, Problem: p, Detail: detail, Err: err}
 }
 
+// encodeFields adds T's fields to dst and returns their size. A T whose
+// fields the codec handles directly is read in place; any other is copied
+// for reflection.
+func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue) (int, error) {
+	if e.codec.Direct() {
+		return e.codec.EncodeDirect(unsafe.Pointer(v), dst), nil
+	}
+	cp := new(T)
+	*cp = *v
+	return e.codec.Encode(reflect.ValueOf(cp).Elem(), dst)
+}
+
 // decode decodes a stored item of this entity type into T.
 func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
 	var out T
 	if got := itemType(item, e.table.typeAttr); got != e.typeName {
 		return out, &EntityTypeError{Want: e.typeName, Got: got}
 	}
-	if err := e.codec.Decode(item, reflect.ValueOf(&out).Elem()); err != nil {
+	if e.codec.Direct() && e.codec.DecodeDirect(item, unsafe.Pointer(&out)) {
+		return out, nil
+	}
+	p := new(T)
+	if err := e.codec.Decode(item, reflect.ValueOf(p).Elem()); err != nil {
 		return out, &ItemError{Entity: e.typeName, Problem: ItemDecode, Err: err}
 	}
-	return out, nil
+	return *p, nil
 }
 
 // Decode decodes an item of this entity type into T. An item of another
@@ -219,13 +236,13 @@ func (e *Entity[T]) versionOf(v *T) int64 {
 	if e.version == "" {
 		return 0
 	}
-	return e.codec.Int(reflect.ValueOf(v).Elem(), e.version)
+	return e.codec.IntAt(unsafe.Pointer(v), e.version)
 }
 
 // setVersion stores n in the version field of v.
 func (e *Entity[T]) setVersion(v *T, n int64) {
 	if e.version != "" {
-		e.codec.SetInt(reflect.ValueOf(v).Elem(), e.version, n)
+		e.codec.SetIntAt(unsafe.Pointer(v), e.version, n)
 	}
 }
 

@@ -18,9 +18,9 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -61,6 +61,9 @@ type Field struct {
 	// Nullable reports whether the field can encode to NULL (a nil pointer,
 	// slice or map without omitempty).
 	Nullable bool
+	// Fixed reports a field at a fixed offset from the start of the struct
+	// (not behind an embedded pointer): IntAt and SetIntAt can reach it.
+	Fixed bool
 }
 
 // Integer reports whether the field is a plain signed or unsigned integer
@@ -83,6 +86,7 @@ type Codec struct {
 	fields []field
 	byName map[string]int
 	names  []string
+	direct bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
 }
 
 type kind uint8
@@ -105,8 +109,11 @@ type field struct {
 	viaPtr   bool  // the path crosses an embedded pointer
 	tag      tag
 	kind     kind
-	ptr      bool // a pointer to a scalar of kind
-	bits     int  // float size
+	ptr      bool         // a pointer to a scalar of kind
+	bits     int          // float size
+	size     uintptr      // size of the scalar (the pointed-to one for ptr)
+	elem     reflect.Type // the pointed-to type, for ptr
+	offset   uintptr      // from the start of the root struct, when Fixed
 	slowType reflect.Type
 }
 
@@ -157,6 +164,10 @@ func (c *Codec) Field(name string) (Field, bool) {
 // Len is the number of fields, an upper bound on the attributes Encode adds.
 func (c *Codec) Len() int { return len(c.fields) }
 
+// Direct reports whether EncodeDirect and DecodeDirect apply to the type:
+// every field is of a kind the codec handles itself, at a fixed offset.
+func (c *Codec) Direct() bool { return c.direct }
+
 // Encode adds the attributes of v, a value of the codec's struct type, to
 // dst, and returns their size as [ItemSize] counts it.
 func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
@@ -167,9 +178,14 @@ func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (in
 		if !ok {
 			continue
 		}
-		av, err := f.encode(fv)
-		if err != nil {
-			return size, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+		var av types.AttributeValue
+		if f.kind == kSlow {
+			var err error
+			if av, err = f.encodeSlow(fv); err != nil {
+				return size, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+			}
+		} else {
+			av = f.encodeAt(addressOf(fv))
 		}
 		if av != nil {
 			dst[f.Name] = av
@@ -189,39 +205,44 @@ func (c *Codec) Decode(src map[string]types.AttributeValue, v reflect.Value) err
 		if !ok {
 			continue
 		}
-		if err := f.decode(av, f.set(v)); err != nil {
+		fv := f.set(v)
+		if f.kind != kSlow && f.decodeAt(av, fv.Addr().UnsafePointer()) {
+			continue
+		}
+		if err := f.decodeSlow(av, fv); err != nil {
 			return fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
 		}
 	}
 	return nil
 }
 
-// SetInt sets the integer field called name of v, an addressable value of
-// the codec's struct type.
-func (c *Codec) SetInt(v reflect.Value, name string, n int64) {
-	f := &c.fields[c.byName[name]]
-	fv := f.set(v)
-	switch fv.Kind() {
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		fv.SetUint(uint64(n))
-	default:
-		fv.SetInt(n)
+// addressOf returns the address of v, or of a copy when v is not
+// addressable.
+func addressOf(v reflect.Value) unsafe.Pointer {
+	if v.CanAddr() {
+		return v.Addr().UnsafePointer()
 	}
+	cp := reflect.New(v.Type())
+	cp.Elem().Set(v)
+	return cp.UnsafePointer()
 }
 
-// Int reads the integer field called name of v.
-func (c *Codec) Int(v reflect.Value, name string) int64 {
+// IntAt reads the integer field called name (a Fixed field) of the struct
+// at base. base does not escape.
+func (c *Codec) IntAt(base unsafe.Pointer, name string) int64 {
 	f := &c.fields[c.byName[name]]
-	fv, ok := f.get(v)
-	if !ok {
-		return 0
+	p := unsafe.Add(base, f.offset)
+	if k := f.Type.Kind(); k >= reflect.Uint && k <= reflect.Uint64 {
+		return int64(loadUint(p, f.size))
 	}
-	switch fv.Kind() {
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return int64(fv.Uint())
-	default:
-		return fv.Int()
-	}
+	return loadInt(p, f.size)
+}
+
+// SetIntAt stores n in the integer field called name (a Fixed field) of
+// the struct at base. base does not escape.
+func (c *Codec) SetIntAt(base unsafe.Pointer, name string, n int64) {
+	f := &c.fields[c.byName[name]]
+	storeInt(unsafe.Add(base, f.offset), f.size, n)
 }
 
 // get reads the field from the root value; false when an embedded pointer
@@ -273,243 +294,6 @@ var (
 	unmarshalerType = reflect.TypeFor[attributevalue.Unmarshaler]()
 )
 
-func null() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
-
-// encode mirrors attributevalue's Encoder.encode for the fast kinds.
-func (f *field) encode(v reflect.Value) (types.AttributeValue, error) {
-	if f.kind == kSlow {
-		return f.encodeSlow(v)
-	}
-	if f.ptr {
-		if v.IsNil() {
-			if f.tag.omitEmpty {
-				return nil, nil
-			}
-			return null(), nil
-		}
-		return f.encodeScalar(v.Elem(), false)
-	}
-	return f.encodeScalar(v, f.tag.omitEmpty)
-}
-
-func (f *field) encodeScalar(v reflect.Value, omitZero bool) (types.AttributeValue, error) {
-	switch f.kind {
-	case kString:
-		s := v.String()
-		if s == "" && omitZero {
-			return nil, nil
-		}
-		return &types.AttributeValueMemberS{Value: s}, nil
-	case kBool:
-		b := v.Bool()
-		if !b && omitZero {
-			return nil, nil
-		}
-		return &types.AttributeValueMemberBOOL{Value: b}, nil
-	case kInt:
-		n := v.Int()
-		if n == 0 && omitZero {
-			return nil, nil
-		}
-		return f.number(strconv.FormatInt(n, 10)), nil
-	case kUint:
-		n := v.Uint()
-		if n == 0 && omitZero {
-			return nil, nil
-		}
-		return f.number(strconv.FormatUint(n, 10)), nil
-	case kFloat:
-		x := v.Float()
-		if x == 0 && omitZero {
-			return nil, nil
-		}
-		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits)), nil
-	case kTime:
-		t := timeOf(v)
-		if f.tag.unixTime {
-			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}, nil
-		}
-		return &types.AttributeValueMemberS{Value: t.Format(time.RFC3339Nano)}, nil
-	case kBytes:
-		if v.IsNil() {
-			if omitZero {
-				return nil, nil
-			}
-			return null(), nil
-		}
-		return &types.AttributeValueMemberB{Value: append([]byte{}, v.Bytes()...)}, nil
-	case kStrings:
-		if v.IsNil() {
-			if omitZero {
-				return nil, nil
-			}
-			return null(), nil
-		}
-		ss := stringsOf(v)
-		if f.tag.stringSet {
-			if len(ss) == 0 {
-				return null(), nil
-			}
-			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}, nil
-		}
-		l := make([]types.AttributeValue, len(ss))
-		for i, s := range ss {
-			l[i] = &types.AttributeValueMemberS{Value: s}
-		}
-		return &types.AttributeValueMemberL{Value: l}, nil
-	}
-	panic("codec: unreachable")
-}
-
-// timeOf reads a time.Time field without boxing it when it is addressable.
-func timeOf(v reflect.Value) time.Time {
-	if v.CanAddr() {
-		return *v.Addr().Interface().(*time.Time)
-	}
-	return v.Interface().(time.Time)
-}
-
-// stringsOf reads a []string field without boxing it when it is addressable.
-func stringsOf(v reflect.Value) []string {
-	if v.CanAddr() {
-		return *v.Addr().Interface().(*[]string)
-	}
-	return v.Interface().([]string)
-}
-
-func (f *field) number(s string) types.AttributeValue {
-	if f.tag.asString {
-		return &types.AttributeValueMemberS{Value: s}
-	}
-	return &types.AttributeValueMemberN{Value: s}
-}
-
-// decode mirrors attributevalue's Decoder.decode for the fast kinds and
-// hands every other case to attributevalue.
-func (f *field) decode(av types.AttributeValue, v reflect.Value) error {
-	if f.kind == kSlow {
-		return f.decodeSlow(av, v)
-	}
-	if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
-		v.SetZero()
-		return nil
-	}
-	target := v
-	if f.ptr {
-		target = reflect.New(v.Type().Elem()).Elem()
-	}
-	if !f.decodeScalar(av, target) {
-		return f.decodeSlow(av, v)
-	}
-	if f.ptr {
-		v.Set(target.Addr())
-	}
-	return nil
-}
-
-// decodeScalar handles the common cases; false leaves the case, errors
-// included, to attributevalue.
-func (f *field) decodeScalar(av types.AttributeValue, v reflect.Value) bool {
-	switch f.kind {
-	case kString:
-		switch x := av.(type) {
-		case *types.AttributeValueMemberS:
-			v.SetString(x.Value)
-			return true
-		case *types.AttributeValueMemberN:
-			v.SetString(x.Value)
-			return true
-		}
-	case kBool:
-		if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
-			v.SetBool(x.Value)
-			return true
-		}
-	case kInt:
-		if s, ok := f.numberText(av); ok {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || v.OverflowInt(n) {
-				return false
-			}
-			v.SetInt(n)
-			return true
-		}
-	case kUint:
-		if s, ok := f.numberText(av); ok {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil || v.OverflowUint(n) {
-				return false
-			}
-			v.SetUint(n)
-			return true
-		}
-	case kFloat:
-		if s, ok := f.numberText(av); ok {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || v.OverflowFloat(x) {
-				return false
-			}
-			v.SetFloat(x)
-			return true
-		}
-	case kTime:
-		var t time.Time
-		var err error
-		switch x := av.(type) {
-		case *types.AttributeValueMemberS:
-			t, err = time.Parse(time.RFC3339, x.Value)
-		case *types.AttributeValueMemberN:
-			var sec int64
-			sec, err = strconv.ParseInt(x.Value, 10, 64)
-			t = time.Unix(sec, 0)
-		default:
-			return false
-		}
-		if err != nil {
-			return false
-		}
-		*v.Addr().Interface().(*time.Time) = t
-		return true
-	case kBytes:
-		if x, ok := av.(*types.AttributeValueMemberB); ok {
-			v.SetBytes(append(make([]byte, 0, len(x.Value)), x.Value...))
-			return true
-		}
-	case kStrings:
-		switch x := av.(type) {
-		case *types.AttributeValueMemberSS:
-			*v.Addr().Interface().(*[]string) = append(make([]string, 0, len(x.Value)), x.Value...)
-			return true
-		case *types.AttributeValueMemberL:
-			ss := make([]string, len(x.Value))
-			for i, e := range x.Value {
-				s, ok := e.(*types.AttributeValueMemberS)
-				if !ok {
-					return false
-				}
-				ss[i] = s.Value
-			}
-			*v.Addr().Interface().(*[]string) = ss
-			return true
-		}
-	}
-	return false
-}
-
-// numberText returns the digits of a number attribute: N, or S with the
-// string tag option.
-func (f *field) numberText(av types.AttributeValue) (string, bool) {
-	switch x := av.(type) {
-	case *types.AttributeValueMemberN:
-		return x.Value, true
-	case *types.AttributeValueMemberS:
-		if f.tag.asString {
-			return x.Value, true
-		}
-	}
-	return "", false
-}
-
 // encodeSlow encodes the field through attributevalue, as a one-field
 // struct carrying the field's own tag.
 func (f *field) encodeSlow(v reflect.Value) (types.AttributeValue, error) {
@@ -554,14 +338,31 @@ func build(t reflect.Type) (*Codec, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Codec{typ: t, byName: make(map[string]int, len(chosen))}
+	c := &Codec{typ: t, byName: make(map[string]int, len(chosen)), direct: true}
 	for _, cd := range chosen {
 		f := classify(cd)
+		if !f.viaPtr {
+			f.Fixed = true
+			f.offset = offsetOf(t, f.index)
+		}
+		c.direct = c.direct && f.Fixed && f.kind != kSlow
 		c.byName[f.Name] = len(c.fields)
 		c.fields = append(c.fields, f)
 		c.names = append(c.names, f.Name)
 	}
 	return c, nil
+}
+
+// offsetOf is the offset of the field at index (a path through embedded
+// structs, none of them a pointer) from the start of t.
+func offsetOf(t reflect.Type, index []int) uintptr {
+	var off uintptr
+	for _, i := range index {
+		sf := t.Field(i)
+		off += sf.Offset
+		t = sf.Type
+	}
+	return off
 }
 
 // walk collects the fields of t, descending into embedded structs as
@@ -745,10 +546,12 @@ func classify(c candidate) field {
 				k, bits := scalarKind(ft.Elem(), c.tag)
 				if k != kSlow && k != kBytes && k != kStrings {
 					f.kind, f.bits, f.ptr = k, bits, true
+					f.elem, f.size = ft.Elem(), ft.Elem().Size()
 				}
 			}
 		} else {
 			f.kind, f.bits = scalarKind(ft, c.tag)
+			f.size = ft.Size()
 		}
 	}
 	f.Kind = avKind(f)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -298,10 +299,10 @@ func TestIntAccessors(t *testing.T) {
 	}
 	c := mustCodec(t, reflect.TypeFor[versioned]())
 	var v versioned
-	rv := reflect.ValueOf(&v).Elem()
-	c.SetInt(rv, "v", 41)
-	c.SetInt(rv, "w", -3)
-	if v.V != 41 || v.W != -3 || c.Int(rv, "v") != 41 || c.Int(rv, "w") != -3 {
+	p := unsafe.Pointer(&v)
+	c.SetIntAt(p, "v", 41)
+	c.SetIntAt(p, "w", -3)
+	if v.V != 41 || v.W != -3 || c.IntAt(p, "v") != 41 || c.IntAt(p, "w") != -3 {
 		t.Fatalf("got %+v", v)
 	}
 }

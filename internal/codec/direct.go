@@ -1,0 +1,353 @@
+package codec
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The fast kinds are encoded and decoded through the field's address, so
+// that a struct whose fields are all fast and at fixed offsets is converted
+// without reflection and without copying it to the heap (EncodeDirect,
+// DecodeDirect). The address is only read and written during the call,
+// never kept.
+
+// EncodeDirect is Encode for a Direct codec, given the address of the
+// struct. base does not escape.
+func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue) int {
+	size := 0
+	for i := range c.fields {
+		f := &c.fields[i]
+		if av := f.encodeAt(unsafe.Add(base, f.offset)); av != nil {
+			dst[f.Name] = av
+			size += Size(f.Name, av)
+		}
+	}
+	return size
+}
+
+// DecodeDirect is Decode for a Direct codec, given the address of the
+// struct. It reports false, leaving the struct partly written, when an
+// attribute needs the general path (a type mismatch, an invalid number):
+// decode again with Decode then. base does not escape.
+func (c *Codec) DecodeDirect(src map[string]types.AttributeValue, base unsafe.Pointer) bool {
+	for i := range c.fields {
+		f := &c.fields[i]
+		av, ok := src[f.Name]
+		if !ok {
+			continue
+		}
+		if !f.decodeAt(av, unsafe.Add(base, f.offset)) {
+			return false
+		}
+	}
+	return true
+}
+
+func null() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
+
+// encodeAt mirrors attributevalue's Encoder.encode for the fast kinds: the
+// field is at p.
+func (f *field) encodeAt(p unsafe.Pointer) types.AttributeValue {
+	if f.ptr {
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			if f.tag.omitEmpty {
+				return nil
+			}
+			return null()
+		}
+		return f.scalarAt(q, false)
+	}
+	return f.scalarAt(p, f.tag.omitEmpty)
+}
+
+func (f *field) scalarAt(p unsafe.Pointer, omitZero bool) types.AttributeValue {
+	switch f.kind {
+	case kString:
+		s := *(*string)(p)
+		if s == "" && omitZero {
+			return nil
+		}
+		return &types.AttributeValueMemberS{Value: s}
+	case kBool:
+		b := *(*bool)(p)
+		if !b && omitZero {
+			return nil
+		}
+		return &types.AttributeValueMemberBOOL{Value: b}
+	case kInt:
+		n := loadInt(p, f.size)
+		if n == 0 && omitZero {
+			return nil
+		}
+		return f.number(strconv.FormatInt(n, 10))
+	case kUint:
+		n := loadUint(p, f.size)
+		if n == 0 && omitZero {
+			return nil
+		}
+		return f.number(strconv.FormatUint(n, 10))
+	case kFloat:
+		x := loadFloat(p, f.bits)
+		if x == 0 && omitZero {
+			return nil
+		}
+		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits))
+	case kTime:
+		t := *(*time.Time)(p)
+		if f.tag.unixTime {
+			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}
+		}
+		return &types.AttributeValueMemberS{Value: t.Format(time.RFC3339Nano)}
+	case kBytes:
+		b := *(*[]byte)(p)
+		if b == nil {
+			if omitZero {
+				return nil
+			}
+			return null()
+		}
+		return &types.AttributeValueMemberB{Value: append([]byte{}, b...)}
+	case kStrings:
+		ss := *(*[]string)(p)
+		if ss == nil {
+			if omitZero {
+				return nil
+			}
+			return null()
+		}
+		if f.tag.stringSet {
+			if len(ss) == 0 {
+				return null()
+			}
+			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}
+		}
+		l := make([]types.AttributeValue, len(ss))
+		for i, s := range ss {
+			l[i] = &types.AttributeValueMemberS{Value: s}
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	}
+	panic("codec: encodeAt on a slow field")
+}
+
+func (f *field) number(s string) types.AttributeValue {
+	if f.tag.asString {
+		return &types.AttributeValueMemberS{Value: s}
+	}
+	return &types.AttributeValueMemberN{Value: s}
+}
+
+// decodeAt mirrors attributevalue's Decoder.decode for the common cases of
+// the fast kinds; false leaves the case, errors included, to attributevalue.
+func (f *field) decodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
+	if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
+		if f.ptr {
+			*(*unsafe.Pointer)(p) = nil
+		} else {
+			f.zeroAt(p)
+		}
+		return true
+	}
+	if !f.ptr {
+		return f.scalarDecodeAt(av, p)
+	}
+	q := reflect.New(f.elem).UnsafePointer()
+	if !f.scalarDecodeAt(av, q) {
+		return false
+	}
+	*(*unsafe.Pointer)(p) = q
+	return true
+}
+
+func (f *field) zeroAt(p unsafe.Pointer) {
+	switch f.kind {
+	case kString:
+		*(*string)(p) = ""
+	case kBool:
+		*(*bool)(p) = false
+	case kInt, kUint:
+		storeInt(p, f.size, 0)
+	case kFloat:
+		storeFloat(p, f.bits, 0)
+	case kTime:
+		*(*time.Time)(p) = time.Time{}
+	case kBytes:
+		*(*[]byte)(p) = nil
+	case kStrings:
+		*(*[]string)(p) = nil
+	}
+}
+
+func (f *field) scalarDecodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
+	switch f.kind {
+	case kString:
+		switch x := av.(type) {
+		case *types.AttributeValueMemberS:
+			*(*string)(p) = x.Value
+			return true
+		case *types.AttributeValueMemberN:
+			*(*string)(p) = x.Value
+			return true
+		}
+	case kBool:
+		if x, ok := av.(*types.AttributeValueMemberBOOL); ok {
+			*(*bool)(p) = x.Value
+			return true
+		}
+	case kInt:
+		if s, ok := f.numberText(av); ok {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || intOverflows(n, f.size) {
+				return false
+			}
+			storeInt(p, f.size, n)
+			return true
+		}
+	case kUint:
+		if s, ok := f.numberText(av); ok {
+			n, err := strconv.ParseUint(s, 10, 64)
+			if err != nil || uintOverflows(n, f.size) {
+				return false
+			}
+			storeInt(p, f.size, int64(n))
+			return true
+		}
+	case kFloat:
+		if s, ok := f.numberText(av); ok {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || f.bits == 32 && math.Abs(x) > math.MaxFloat32 && !math.IsInf(x, 0) {
+				return false
+			}
+			storeFloat(p, f.bits, x)
+			return true
+		}
+	case kTime:
+		var t time.Time
+		var err error
+		switch x := av.(type) {
+		case *types.AttributeValueMemberS:
+			t, err = time.Parse(time.RFC3339, x.Value)
+		case *types.AttributeValueMemberN:
+			var sec int64
+			sec, err = strconv.ParseInt(x.Value, 10, 64)
+			t = time.Unix(sec, 0)
+		default:
+			return false
+		}
+		if err != nil {
+			return false
+		}
+		*(*time.Time)(p) = t
+		return true
+	case kBytes:
+		if x, ok := av.(*types.AttributeValueMemberB); ok {
+			*(*[]byte)(p) = append(make([]byte, 0, len(x.Value)), x.Value...)
+			return true
+		}
+	case kStrings:
+		switch x := av.(type) {
+		case *types.AttributeValueMemberSS:
+			*(*[]string)(p) = append(make([]string, 0, len(x.Value)), x.Value...)
+			return true
+		case *types.AttributeValueMemberL:
+			ss := make([]string, len(x.Value))
+			for i, e := range x.Value {
+				s, ok := e.(*types.AttributeValueMemberS)
+				if !ok {
+					return false
+				}
+				ss[i] = s.Value
+			}
+			*(*[]string)(p) = ss
+			return true
+		}
+	}
+	return false
+}
+
+// numberText returns the digits of a number attribute: N, or S with the
+// string tag option.
+func (f *field) numberText(av types.AttributeValue) (string, bool) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberN:
+		return x.Value, true
+	case *types.AttributeValueMemberS:
+		if f.tag.asString {
+			return x.Value, true
+		}
+	}
+	return "", false
+}
+
+func loadInt(p unsafe.Pointer, size uintptr) int64 {
+	switch size {
+	case 1:
+		return int64(*(*int8)(p))
+	case 2:
+		return int64(*(*int16)(p))
+	case 4:
+		return int64(*(*int32)(p))
+	}
+	return *(*int64)(p)
+}
+
+func loadUint(p unsafe.Pointer, size uintptr) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// storeInt stores the low size bytes of n (signed and unsigned alike).
+func storeInt(p unsafe.Pointer, size uintptr, n int64) {
+	switch size {
+	case 1:
+		*(*int8)(p) = int8(n)
+	case 2:
+		*(*int16)(p) = int16(n)
+	case 4:
+		*(*int32)(p) = int32(n)
+	default:
+		*(*int64)(p) = n
+	}
+}
+
+func loadFloat(p unsafe.Pointer, bits int) float64 {
+	if bits == 32 {
+		return float64(*(*float32)(p))
+	}
+	return *(*float64)(p)
+}
+
+func storeFloat(p unsafe.Pointer, bits int, x float64) {
+	if bits == 32 {
+		*(*float32)(p) = float32(x)
+	} else {
+		*(*float64)(p) = x
+	}
+}
+
+func intOverflows(n int64, size uintptr) bool {
+	bits := size * 8
+	if bits >= 64 {
+		return false
+	}
+	lim := int64(1) << (bits - 1)
+	return n < -lim || n >= lim
+}
+
+func uintOverflows(n uint64, size uintptr) bool {
+	bits := size * 8
+	return bits < 64 && n >= uint64(1)<<bits
+}

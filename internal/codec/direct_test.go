@@ -1,0 +1,157 @@
+package codec
+
+import (
+	"math"
+	"reflect"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+type Inner struct {
+	Level int8   `dynamodbav:"level"`
+	Code  uint16 `dynamodbav:"code"`
+}
+
+// flat has only fast fields at fixed offsets (one of them through an
+// embedded struct): a Direct codec.
+type flat struct {
+	Inner
+	S    status    `dynamodbav:"s"`
+	B    bool      `dynamodbav:"b,omitempty"`
+	I    int       `dynamodbav:"i"`
+	I32  int32     `dynamodbav:"i32"`
+	U    uint      `dynamodbav:"u"`
+	U8   uint8     `dynamodbav:"u8"`
+	F32  float32   `dynamodbav:"f32"`
+	F64  float64   `dynamodbav:"f64,omitempty"`
+	Txt  int64     `dynamodbav:"txt,string"`
+	T    time.Time `dynamodbav:"t"`
+	Unix time.Time `dynamodbav:"unix,unixtime"`
+	Raw  []byte    `dynamodbav:"raw"`
+	L    []string  `dynamodbav:"l"`
+	Set  []string  `dynamodbav:"set,stringset,omitempty"`
+	PS   *string   `dynamodbav:"ps"`
+	PI   *int16    `dynamodbav:"pi,omitempty"`
+	PT   *time.Time
+	PB   *bool
+	PF   *float32
+	PU   *uint32
+}
+
+func flatValues() map[string]flat {
+	s := "x"
+	i := int16(-7)
+	tm := time.Date(2026, 6, 23, 1, 2, 3, 4, time.UTC)
+	yes := true
+	f := float32(1.25)
+	u := uint32(1 << 31)
+	return map[string]flat{
+		"zero": {},
+		"full": {Inner: Inner{Level: -128, Code: 65535}, S: "OPEN", B: true, I: math.MinInt, I32: math.MaxInt32,
+			U: math.MaxUint, U8: 255, F32: -3.5, F64: 1e-7, Txt: -99, T: tm, Unix: time.Unix(1, 0).UTC(),
+			Raw: []byte{0, 1}, L: []string{"a", ""}, Set: []string{"q"}, PS: &s, PI: &i, PT: &tm, PB: &yes, PF: &f, PU: &u},
+		"empty slices": {Raw: []byte{}, L: []string{}, Set: []string{}, PS: new(string)},
+	}
+}
+
+func TestDirectMatchesAttributeValue(t *testing.T) {
+	c := mustCodec(t, reflect.TypeFor[flat]())
+	if !c.Direct() {
+		t.Fatal("flat is not Direct")
+	}
+	for name, v := range flatValues() {
+		t.Run(name, func(t *testing.T) {
+			want, err := attributevalue.MarshalMap(&v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]types.AttributeValue{}
+			size := c.EncodeDirect(unsafe.Pointer(&v), got)
+			if !reflect.DeepEqual(got, want) || size != ItemSize(want) {
+				t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, ItemSize(want))
+			}
+			var mine, theirs flat
+			if !c.DecodeDirect(want, unsafe.Pointer(&mine)) {
+				t.Fatal("DecodeDirect refused what attributevalue wrote")
+			}
+			if err := attributevalue.UnmarshalMap(want, &theirs); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(mine, theirs) {
+				t.Fatalf("DecodeDirect:\n got %+v\nwant %+v", mine, theirs)
+			}
+		})
+	}
+}
+
+// TestDirectLeavesOddInputsToAttributeValue: what the direct path does not
+// recognise makes DecodeDirect report false, and Decode then agrees with
+// attributevalue, value or error.
+func TestDirectLeavesOddInputsToAttributeValue(t *testing.T) {
+	c := mustCodec(t, reflect.TypeFor[flat]())
+	n := func(s string) types.AttributeValue { return &types.AttributeValueMemberN{Value: s} }
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	cases := map[string]struct {
+		item   map[string]types.AttributeValue
+		direct bool
+	}{
+		"int8 overflow":       {map[string]types.AttributeValue{"level": n("128")}, false},
+		"int8 lowest":         {map[string]types.AttributeValue{"level": n("-128")}, true},
+		"uint16 overflow":     {map[string]types.AttributeValue{"code": n("65536")}, false},
+		"uint8 negative":      {map[string]types.AttributeValue{"u8": n("-1")}, false},
+		"int32 overflow":      {map[string]types.AttributeValue{"i32": n("2147483648")}, false},
+		"float32 overflow":    {map[string]types.AttributeValue{"f32": n("1e39")}, false},
+		"float32 max":         {map[string]types.AttributeValue{"f32": n("3.4e38")}, true},
+		"string-tagged digit": {map[string]types.AttributeValue{"txt": s("12")}, true},
+		"string-tagged bad":   {map[string]types.AttributeValue{"txt": s("x")}, false},
+		"null pointer":        {map[string]types.AttributeValue{"ps": &types.AttributeValueMemberNULL{Value: true}}, true},
+		"null scalar":         {map[string]types.AttributeValue{"i": &types.AttributeValueMemberNULL{Value: true}, "t": &types.AttributeValueMemberNULL{Value: true}}, true},
+		"pointer to bad time": {map[string]types.AttributeValue{"PT": s("later")}, false},
+		"pointer bool":        {map[string]types.AttributeValue{"PB": &types.AttributeValueMemberBOOL{Value: true}}, true},
+		"bool as number":      {map[string]types.AttributeValue{"b": n("1")}, false},
+		"number into string":  {map[string]types.AttributeValue{"s": n("5")}, true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var direct flat
+			if got := c.DecodeDirect(tc.item, unsafe.Pointer(&direct)); got != tc.direct {
+				t.Fatalf("DecodeDirect = %v, want %v", got, tc.direct)
+			}
+			var mine, theirs flat
+			errMine := c.Decode(tc.item, reflect.ValueOf(&mine).Elem())
+			errTheirs := attributevalue.UnmarshalMap(tc.item, &theirs)
+			if (errMine == nil) != (errTheirs == nil) {
+				t.Fatalf("Decode err %v, attributevalue err %v", errMine, errTheirs)
+			}
+			if errMine == nil && !reflect.DeepEqual(mine, theirs) {
+				t.Fatalf("Decode %+v, attributevalue %+v", mine, theirs)
+			}
+			if tc.direct && !reflect.DeepEqual(direct, theirs) {
+				t.Fatalf("DecodeDirect %+v, attributevalue %+v", direct, theirs)
+			}
+		})
+	}
+}
+
+func TestDirectness(t *testing.T) {
+	type withMap struct{ M map[string]string }
+	type withEmbeddedPointer struct{ *Inner }
+	for typ, want := range map[reflect.Type]bool{
+		reflect.TypeFor[flat]():                true,
+		reflect.TypeFor[everything]():          false,
+		reflect.TypeFor[withMap]():             false,
+		reflect.TypeFor[withEmbeddedPointer](): false,
+	} {
+		if got := mustCodec(t, typ).Direct(); got != want {
+			t.Errorf("%s: Direct() = %v", typ, got)
+		}
+	}
+	c := mustCodec(t, reflect.TypeFor[withEmbeddedPointer]())
+	if f, _ := c.Field("level"); f.Fixed {
+		t.Error("a field behind an embedded pointer is not Fixed")
+	}
+}
