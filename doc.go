@@ -28,4 +28,125 @@
 // [github.com/keyfirst/keyfirst/txn] build on those.
 // [github.com/keyfirst/keyfirst/integration] imports only the AWS SDK and
 // testcontainers-go; nothing in the library imports it.
+//
+// # Tables
+//
+// A table is described once in Go, as a [TableSpec]: its partition and sort
+// key [Attribute] values, its GSIs and LSIs ([Index]: key attributes and
+// [Projection]), its billing mode, and the name of the attribute that
+// stores each item's entity type (default "_type"). [NewTable] refuses, with
+// a [*SchemaError] wrapping [ErrInvalidSchema], what DynamoDB would refuse
+// at CreateTable and what keyfirst cannot use: invalid names, duplicate
+// index names, more than 20 GSIs or 5 LSIs, more than 4 attributes on a
+// side of a GSI key (1 on the table and on LSIs), an LSI whose partition
+// key is not the table's, one attribute declared with two types, an INCLUDE
+// projection without attributes. A GSI key is either one attribute (a
+// concatenated value built with the keys package) or several (a native
+// multi-attribute key). [Table.CreateTableInput] generates the request that
+// creates the table; [Table.Index] returns the resolved [KeySchema] of the
+// table or of an index, which the query package builds its key conditions
+// from.
+//
+// # Entities and derived keys
+//
+// An entity type is a Go struct T, encoded as the attributevalue package
+// encodes it (dynamodbav tags), and an [EntitySpec] that says how every
+// key attribute derives from T: [NewEntity] registers it on the table.
+// Derivations are plain functions of T, wrapped by [S], [N] and [B] (every
+// item has the value) or [SIf], [NIf] and [BIf] (only some items have it:
+// a sparse index), usually around a keys codec:
+//
+//	keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
+//
+// The derivations of one index are all-or-nothing: when one reports no
+// value the item is not in the index and none of the index's derived
+// attributes is written. A derived key value is never an empty string or a
+// placeholder: an empty, mistyped or over-long value is an [*ItemError]
+// before any request. The key attributes of a native multi-attribute GSI
+// may instead be ordinary fields of T; an item then leaves the index when
+// such a field is omitted (omitempty). Every item carries its entity type,
+// so [Table.Decode] decodes a mixed item collection (a customer and its
+// orders) into the right Go types, and [Entity.Decode] refuses an item of
+// another type ([ErrWrongEntityType]).
+//
+// # Item operations
+//
+// [Entity.Put], [Entity.Update], [Entity.Modify] and [Entity.Delete] write;
+// [Entity.Get] reads. Writes take a complete T. Reads take a [Key], derived
+// from a T whose key fields are set by [Entity.Key]: a comparable value, so
+// a mistake in the key fields is reported once, where the key is made, and
+// a key of one entity type cannot be passed to another. Every operation
+// takes the context first and a client interface with the one method it
+// needs ([GetItemAPI], [PutItemAPI], ...), which *dynamodb.Client
+// satisfies, and options as in the AWS SDK ([Options]: [ConsistentRead],
+// [CreateOnly], [WithCapacity], ...). An option that does not apply to the
+// operation is an [*OptionError], before any request.
+//
+// # Why no write can leave a derived attribute stale
+//
+// keyfirst never writes part of an item. Every write path (Put, Update,
+// Modify and the puts of [Table.BatchWrite]) builds the complete item from
+// a T with the same function: T's fields, the entity-type attribute, the
+// primary key and, for each index, either all of that index's derived key
+// attributes (the item belongs to the index) or none of them. Put writes
+// that item, in which the attributes of the indexes the item left are
+// simply absent. Update sends one UpdateItem computed from it: SET for
+// every attribute the item has, REMOVE for every derived index attribute it
+// does not have and for every field of T it leaves out, on the condition
+// that the stored item is of this entity type (and has the expected
+// version). Because the expression comes from the whole new item, no field
+// change can leave a derived attribute behind: neither a sparse index key
+// kept by an update that does not mention the index's fields (ElectroDB
+// #479) nor a combined GSI key not recomputed when one of its parts changes
+// (OneTable #301). Partial updates ("SET status = :s") are deliberately not
+// offered: they are exactly the writes that go stale. To change a few
+// fields of the stored item, [Entity.Modify] reads it (consistently), lets a
+// function change it, and writes it back with the same Update, guarded by
+// the version, or, for an entity without a version attribute, by a
+// condition that the stored item is still the image read; on a conflict it
+// reads again and retries, with backoff, a bounded number of times. A
+// modification that changes the primary key is refused ([ErrKeyChanged]):
+// moving an item is a Put and a Delete. The price: an Update sends the
+// whole item (DynamoDB bills an update on the larger of the old and new
+// item, so a complete item costs no more WCUs than a partial one), and
+// Modify adds a consistent read.
+//
+// # Optimistic locking
+//
+// An entity may name an integer field of T as its version
+// ([EntitySpec.Version]). Every write checks and increments it: Put of an
+// item with version 0 creates it (failing with [ErrAlreadyExists] if the
+// key exists) with version 1; Put of version n and Update require the
+// stored version n and store n+1; Delete requires the stored version. A
+// lost update is an error wrapping [ErrVersionConflict], with the expected
+// and stored versions in a [*ConditionError], never silent. Batch writes
+// cannot carry conditions, so versioned entities are refused there.
+//
+// # Batches
+//
+// [Entity.BatchGet] and [Table.BatchWrite] (puts and deletes of several
+// entity types, built with [Entity.PutRequest] and [Entity.DeleteRequest])
+// split their work into requests of 100 and 25, and retry what DynamoDB
+// leaves unprocessed with exponential backoff and full jitter until done,
+// until the context ends, or until [Options.MaxAttempts] rounds; what is
+// left is reported in a [*BatchWriteError] or [*BatchGetError] wrapping
+// [ErrUnprocessed]. Duplicate keys and invalid items are refused before
+// any request. A batch is not a transaction: each item succeeds or fails
+// on its own.
+//
+// # Cost
+//
+// Every operation reports the capacity its requests consumed, in total, on
+// the table and per index ([Capacity], [WithCapacity],
+// ReturnConsumedCapacity=INDEXES). A write refused by its condition reports
+// nothing: DynamoDB's error carries no figures, although AWS bills it.
+//
+// # Errors
+//
+// A few sentinels ([ErrNotFound], [ErrAlreadyExists], [ErrVersionConflict],
+// [ErrInvalidItem], ...) are matched with errors.Is; typed errors
+// ([*SchemaError], [*EntityError], [*ItemError], [*ConditionError],
+// [*OpError], ...) carry the facts and are matched with errors.As. The error
+// of a derivation stays in the chain: errors.Is(err, keys.ErrSeparator)
+// holds for an id that contains the separator.
 package keyfirst

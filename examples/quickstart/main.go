@@ -1,5 +1,10 @@
-// Command quickstart starts DynamoDB Local in a container, creates a table,
-// writes one item and reads it back.
+// Command quickstart is keyfirst's flagship example: seed 000's orders.
+//
+// It starts DynamoDB Local in a container, describes a single table with a
+// GSI whose sort key is the composite OrderStatusDate (enum first:
+// CANCELLED#2019-07-01T00:00:00.000000), writes a customer's orders, reads
+// one back, and answers "the customer's CANCELLED orders from 1 July through
+// 30 September" with one key condition: no FilterExpression, no Scan.
 //
 //	make example
 package main
@@ -10,21 +15,40 @@ import (
 	"log"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
+	"github.com/keyfirst/keyfirst/query"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// Order is the item the example writes and reads back.
+// Status is an order's status: a closed set, so it can lead a sort key.
+type Status string
+
+// The statuses an order can have.
+const (
+	Pending   Status = "PENDING"
+	Shipped   Status = "SHIPPED"
+	Cancelled Status = "CANCELLED"
+)
+
+// Order is the entity: a plain struct; its keys derive from it.
 type Order struct {
-	PK         string `dynamodbav:"PK"`
-	SK         string `dynamodbav:"SK"`
-	CustomerID string `dynamodbav:"customerId"`
-	Status     string `dynamodbav:"status"`
-	Total      int    `dynamodbav:"total"`
+	CustomerID string    `dynamodbav:"CustomerId"`
+	ID         string    `dynamodbav:"OrderId"`
+	Status     Status    `dynamodbav:"Status"`
+	Date       time.Time `dynamodbav:"Date"`
+	Total      int       `dynamodbav:"Total"`
 }
+
+// The key codecs: typed, validated, byte order = value order.
+var (
+	customerPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
+	orderSK    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled), keys.Time(keys.Micro)))
+)
 
 func main() {
 	if err := run(context.Background()); err != nil {
@@ -40,47 +64,87 @@ func run(ctx context.Context) error {
 	defer local.Close()
 	db := local.Client
 
-	const table = "quickstart"
-	_, err = db.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName: aws.String(table),
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
-		},
-		BillingMode: types.BillingModePayPerRequest,
+	s := keyfirst.StringAttr
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{
+		Name:         "shop",
+		PartitionKey: s("PK"),
+		SortKey:      s("SK"),
+		GSIs: []keyfirst.Index{{
+			Name:         "ByStatusDate",
+			PartitionKey: []keyfirst.Attribute{s("CustomerId")},
+			SortKey:      []keyfirst.Attribute{s("OrderStatusDate")},
+		}},
 	})
 	if err != nil {
-		return fmt.Errorf("create table: %w", err)
+		return err
 	}
-	waiter := dynamodb.NewTableExistsWaiter(db)
-	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, time.Minute); err != nil {
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type:         "Order",
+		PartitionKey: keyfirst.S(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
+		SortKey:      keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
+		Indexes: map[string]keyfirst.IndexKeys[Order]{
+			// CustomerId is a field of Order; OrderStatusDate is derived on
+			// every write, so it can never go stale.
+			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o Order) (string, error) {
+				return statusDate.Encode(o.Status, o.Date)
+			})},
+		},
+	})
+	if err != nil {
 		return err
 	}
 
-	in := Order{PK: "CUSTOMER#c_42", SK: "ORDER#2019-07-01T00:00:00.000000", CustomerID: "c_42", Status: "CANCELLED", Total: 1999}
-	item, err := attributevalue.MarshalMap(in)
+	if _, err := db.CreateTable(ctx, table.CreateTableInput()); err != nil {
+		return fmt.Errorf("create table: %w", err)
+	}
+	if err := dynamodb.NewTableExistsWaiter(db).Wait(ctx,
+		&dynamodb.DescribeTableInput{TableName: aws.String(table.Name())}, time.Minute); err != nil {
+		return err
+	}
+
+	day := func(m time.Month, d int) time.Time { return time.Date(2019, m, d, 9, 30, 0, 0, time.UTC) }
+	for _, o := range []Order{
+		{"c_42", "o1", Cancelled, day(time.June, 30), 1500},
+		{"c_42", "o2", Cancelled, day(time.July, 1), 2500},
+		{"c_42", "o3", Shipped, day(time.August, 3), 990},
+		{"c_42", "o4", Cancelled, day(time.September, 30), 4200},
+		{"c_42", "o5", Cancelled, day(time.October, 1), 700},
+		{"c_7", "o6", Cancelled, day(time.August, 15), 3100},
+	} {
+		if _, err := orders.Put(ctx, db, o); err != nil {
+			return err
+		}
+	}
+
+	// An item read back by its typed key.
+	key, err := orders.Key(Order{CustomerID: "c_42", ID: "o2"})
 	if err != nil {
 		return err
 	}
-	if _, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
-		return fmt.Errorf("put: %w", err)
-	}
-	got, err := db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(table),
-		Key:            map[string]types.AttributeValue{"PK": item["PK"], "SK": item["SK"]},
-		ConsistentRead: aws.Bool(true),
-	})
+	got, err := orders.Get(ctx, db, key, keyfirst.ConsistentRead())
 	if err != nil {
-		return fmt.Errorf("get: %w", err)
-	}
-	var out Order
-	if err := attributevalue.UnmarshalMap(got.Item, &out); err != nil {
 		return err
 	}
-	fmt.Printf("DynamoDB Local at %s\nwrote and read back: %+v\n", local.Endpoint, out)
+	fmt.Printf("DynamoDB Local at %s\nread back %s: %+v\n", local.Endpoint, key, got)
+
+	// CANCELLED orders from 1 July through 30 September: one key condition,
+	// CustomerId = :c AND OrderStatusDate BETWEEN :lo AND :hi.
+	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
+	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
+	inQ3, err := statusDate.With1(Cancelled).HalfOpen(jul1, oct1)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("key condition: CustomerId = \"c_42\" AND OrderStatusDate %s\n", inQ3)
+	var cost keyfirst.Capacity
+	q := query.Of(orders).Index("ByStatusDate").Partition(query.S("c_42")).Sort(inQ3, nil)
+	found, err := q.Collect(ctx, db, query.WithCapacity(&cost))
+	if err != nil {
+		return err
+	}
+	fmt.Printf("c_42's CANCELLED orders, 1 July - 30 September 2019 (%d read, %.1f RCU):\n", len(found), cost.Total)
+	for _, o := range found {
+		fmt.Printf("  %s  %s  %s  %d\n", o.ID, o.Status, o.Date.Format(time.DateOnly), o.Total)
+	}
 	return nil
 }
