@@ -89,6 +89,9 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if err != nil {
 		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
+	if err := decodable(f, ks); err != nil {
+		return nil, err
+	}
 	p.schema = ks
 	if p.partition, err = partitionTerms(f, ks, q.partition); err != nil {
 		return nil, err
@@ -385,6 +388,18 @@ func projection(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []k
 		}
 	}
 	return out, nil
+}
+
+// decodable refuses an index whose items cannot be decoded: a KEYS_ONLY
+// GSI holds neither the entity-type attribute nor T's fields, so reading
+// it would fail only after the request, item by item.
+func decodable(f failer, ks keyfirst.KeySchema) error {
+	if ks.Kind == keyfirst.GlobalIndex && ks.Projection.Type == types.ProjectionTypeKeysOnly {
+		return f.fail("", ProblemProjection, "the index projects KEYS_ONLY: its items hold neither the entity type nor the fields, "+
+			"so they cannot be decoded; project ALL, or INCLUDE the attributes the access pattern reads "+
+			"(keyfirst adds the entity type to an INCLUDE projection)", nil)
+	}
+	return nil
 }
 
 // indexNames lists the table's indexes, for messages.

@@ -44,8 +44,6 @@ func TestRequest(t *testing.T) {
 			[]string{"Date", "PK", "SK", "Status", "_type"}},
 		{"GSI ALL, projected", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Project("Pad"), "ByStatusDate", false,
 			[]string{"CustomerId", "OrderStatusDate", "PK", "Pad", "SK", "_type"}},
-		{"GSI KEYS_ONLY, projected: no entity-type attribute to ask for", query.Of(s.orders).Index("Keys").Partition(query.S("c1")).Project("SK"), "Keys", false,
-			[]string{"CustomerId", "OrderStatusDate", "PK", "SK"}},
 		{"native GSI, projected", query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1")).Project("Status"), "ByStatusDateNative", false,
 			[]string{"CustomerId", "OrderDate", "OrderStatus", "PK", "SK", "Status", "_type"}},
 	}

@@ -105,6 +105,9 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	if err != nil {
 		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
+	if err := decodable(f, ks); err != nil {
+		return nil, err
+	}
 	if !ks.Scannable {
 		return nil, f.fail("", ProblemNotScannable,
 			"the schema does not declare the index Scannable (a sparse index of one entity type); query it by key instead", nil)
