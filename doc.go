@@ -14,6 +14,8 @@
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
 //	              values' order (no SDK, no network)
+//	internal      plumbing users never import: the struct codec, item sizes
+//	              and DynamoDB numbers (itemsize), retry backoff
 //
 // [github.com/keyfirst/keyfirst/keys] encodes typed values into key segments
 // (enums first, ISO-8601 UTC times, zero-padded integers) and builds the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/keyfirst/keyfirst/internal/codec"
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // MaxItemSize is DynamoDB's item size limit, 400 KB.
@@ -46,7 +46,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	}
 	p.item[e.pk.attr.Name] = pk
 	p.key.pk = partOf(pk)
-	size := codec.Size(e.pk.attr.Name, pk)
+	size := itemsize.Size(e.pk.attr.Name, pk)
 	if e.hasSK {
 		sk, err := e.derivePrimary(e.sk, *v)
 		if err != nil {
@@ -54,7 +54,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		}
 		p.item[e.sk.attr.Name] = sk
 		p.key.sk = partOf(sk)
-		size += codec.Size(e.sk.attr.Name, sk)
+		size += itemsize.Size(e.sk.attr.Name, sk)
 	}
 
 	for gi := range e.groups {
@@ -72,14 +72,14 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	size += n
 	typeAV := &types.AttributeValueMemberS{Value: e.typeName}
 	p.item[e.table.typeAttr] = typeAV
-	size += codec.Size(e.table.typeAttr, typeAV)
+	size += itemsize.Size(e.table.typeAttr, typeAV)
 	if e.version != "" && version >= 0 {
 		if old, ok := p.item[e.version]; ok {
-			size -= codec.Size(e.version, old)
+			size -= itemsize.Size(e.version, old)
 		}
 		versionAV := &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)}
 		p.item[e.version] = versionAV
-		size += codec.Size(e.version, versionAV)
+		size += itemsize.Size(e.version, versionAV)
 	}
 
 	// Index keys that are fields of T: absent leaves the index, present
@@ -101,7 +101,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 
 	if size > MaxItemSize {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
-			Detail: fmt.Sprintf("about %d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
+			Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 	}
 	return p, nil
 }
@@ -129,7 +129,7 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) (size int
 	for i, d := range g.derived {
 		if in {
 			p.item[d.attr.Name] = vals[i]
-			size += codec.Size(d.attr.Name, vals[i])
+			size += itemsize.Size(d.attr.Name, vals[i])
 		} else {
 			p.remove = append(p.remove, d.attr.Name)
 		}
@@ -274,54 +274,10 @@ func avTypeName(av types.AttributeValue) string {
 	return fmt.Sprintf("%T", av)
 }
 
-// validNumber checks DynamoDB's number syntax: an optional sign, digits
-// with an optional fraction, an optional exponent, at most 38 significant
-// digits.
+// validNumber reports whether DynamoDB accepts s as a number: an optional
+// sign, digits with an optional fraction, an optional exponent, at most 38
+// significant digits, a magnitude from 1E-130 to below 1E+126.
 func validNumber(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits, significant, leading := 0, 0, true
-	trailingZeros := 0
-	dot := false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			digits++
-			if c == '0' && leading {
-				continue
-			}
-			leading = false
-			significant++
-			if c == '0' {
-				trailingZeros++
-			} else {
-				trailingZeros = 0
-			}
-		case c == '.' && !dot:
-			dot = true
-		case c == 'e' || c == 'E':
-			if digits == 0 {
-				return false
-			}
-			exp := s[i+1:]
-			if exp != "" && (exp[0] == '-' || exp[0] == '+') {
-				exp = exp[1:]
-			}
-			if exp == "" {
-				return false
-			}
-			for j := 0; j < len(exp); j++ {
-				if exp[j] < '0' || exp[j] > '9' {
-					return false
-				}
-			}
-			return significant-trailingZeros <= 38
-		default:
-			return false
-		}
-	}
-	return digits > 0 && significant-trailingZeros <= 38
+	_, ok := itemsize.ParseDecimal(s)
+	return ok
 }

@@ -83,6 +83,8 @@ func TestBadItemsAreRefusedBeforeAnyRequest(t *testing.T) {
 		{"NULL for an index key field", with(func(l *Loose) { l.PlacedAt = nil }), keyfirst.ItemKeyType, "by-status", "placedAt"},
 		{"string in a number index key field", with(func(l *Loose) { l.Total = "12" }), keyfirst.ItemKeyType, "by-total", "total"},
 		{"empty string in an index key field", with(func(l *Loose) { l.PlacedAt = new(string) }), keyfirst.ItemEmptyKey, "by-status", "placedAt"},
+		{"number index key field above 1E+126", with(func(l *Loose) { l.Total = 1e200 }), keyfirst.ItemBadNumber, "by-total", "total"},
+		{"number index key field below 1E-130", with(func(l *Loose) { l.Total = -1e-200 }), keyfirst.ItemBadNumber, "by-total", "total"},
 		{"over-sized item", with(func(l *Loose) { l.Note = strings.Repeat("n", keyfirst.MaxItemSize) }), keyfirst.ItemTooLarge, "", ""},
 	}
 	ctx := context.Background()

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // Transition is what one write does to an item's entry in one index.
@@ -244,7 +245,7 @@ func (e *Estimator) check(which string, item map[string]types.AttributeValue) (i
 		if err := checkNumbers(which, name, av); err != nil {
 			return 0, err
 		}
-		size += len(name) + valueSize(av)
+		size += itemsize.Size(name, av)
 	}
 	if size > MaxItemSize {
 		return 0, &EstimateError{Image: which, Problem: EstimateTooLarge,
@@ -290,12 +291,12 @@ func checkNumbers(which, name string, av types.AttributeValue) error {
 	}
 	switch x := av.(type) {
 	case *types.AttributeValueMemberN:
-		if _, ok := parseDecimal(x.Value); !ok {
+		if _, ok := itemsize.ParseDecimal(x.Value); !ok {
 			return bad(x.Value)
 		}
 	case *types.AttributeValueMemberNS:
 		for _, s := range x.Value {
-			if _, ok := parseDecimal(s); !ok {
+			if _, ok := itemsize.ParseDecimal(s); !ok {
 				return bad(s)
 			}
 		}
@@ -369,7 +370,7 @@ func (p *indexPlan) size(item map[string]types.AttributeValue, full int) int {
 	n := 0
 	for _, name := range p.projected {
 		if av, ok := item[name]; ok {
-			n += len(name) + valueSize(av)
+			n += itemsize.Size(name, av)
 		}
 	}
 	return n

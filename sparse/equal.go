@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // equalValues reports whether two attribute values are the same as
@@ -76,9 +78,9 @@ func equalNumbers(a, b string) bool {
 	if a == b {
 		return true
 	}
-	x, okx := parseDecimal(a)
-	y, oky := parseDecimal(b)
-	return okx && oky && x.equal(y)
+	x, okx := itemsize.ParseDecimal(a)
+	y, oky := itemsize.ParseDecimal(b)
+	return okx && oky && x.Equal(y)
 }
 
 // sameSet reports whether a and b hold the same elements, in any order.
@@ -121,9 +123,9 @@ func bytesKey(b []byte) string { return string(b) }
 
 // numberKey is a canonical text of a number: equal numbers have equal keys.
 func numberKey(s string) string {
-	d, ok := parseDecimal(s)
+	d, ok := itemsize.ParseDecimal(s)
 	if !ok {
 		return "?" + s
 	}
-	return d.canonical()
+	return d.Canonical()
 }

@@ -33,6 +33,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // ErrUnsupported reports a struct type the codec cannot represent.
@@ -178,7 +180,7 @@ func (c *Codec) Len() int { return len(c.fields) }
 func (c *Codec) Direct() bool { return c.direct }
 
 // Encode adds the attributes of v, a value of the codec's struct type, to
-// dst, and returns their size as [ItemSize] counts it.
+// dst, and returns their size as [itemsize.Size] counts it.
 func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
 	size := 0
 	for i := range c.fields {
@@ -198,7 +200,7 @@ func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (in
 		}
 		if av != nil {
 			dst[f.Name] = av
-			size += Size(f.Name, av)
+			size += itemsize.Size(f.Name, av)
 		}
 	}
 	return size, nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 type status string
@@ -125,8 +127,8 @@ func encode(t *testing.T, c *Codec, v any) (map[string]types.AttributeValue, err
 	t.Helper()
 	m := map[string]types.AttributeValue{}
 	size, err := c.Encode(reflect.ValueOf(v).Elem(), m)
-	if err == nil && size != ItemSize(m) {
-		t.Errorf("Encode reports size %d, the item has %d", size, ItemSize(m))
+	if err == nil && size != itemsize.ItemSize(m) {
+		t.Errorf("Encode reports size %d, the item has %d", size, itemsize.ItemSize(m))
 	}
 	return m, err
 }

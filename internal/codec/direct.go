@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // The fast kinds are encoded and decoded through the field's address, so
@@ -24,7 +26,7 @@ func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.Attribute
 		f := &c.fields[i]
 		if av := f.encodeAt(unsafe.Add(base, f.offset)); av != nil {
 			dst[f.Name] = av
-			size += Size(f.Name, av)
+			size += itemsize.Size(f.Name, av)
 		}
 	}
 	return size

@@ -9,6 +9,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 type Inner struct {
@@ -71,8 +73,8 @@ func TestDirectMatchesAttributeValue(t *testing.T) {
 			}
 			got := map[string]types.AttributeValue{}
 			size := c.EncodeDirect(unsafe.Pointer(&v), got)
-			if !reflect.DeepEqual(got, want) || size != ItemSize(want) {
-				t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, ItemSize(want))
+			if !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
+				t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, itemsize.ItemSize(want))
 			}
 			var mine, theirs flat
 			if !c.DecodeDirect(want, unsafe.Pointer(&mine)) {
