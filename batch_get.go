@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
 // BatchGetError reports the keys of a batch read that were not read: when
@@ -24,7 +26,7 @@ func (e *BatchGetError[T]) Error() string {
 }
 
 // Unwrap returns [ErrUnprocessed] and the cause.
-func (e *BatchGetError[T]) Unwrap() []error { return wrapBoth(ErrUnprocessed, e.Err) }
+func (e *BatchGetError[T]) Unwrap() []error { return errfmt.Causes(ErrUnprocessed, e.Err) }
 
 // BatchGet reads the items with the given keys with BatchGetItem, in
 // requests of at most 100 keys, retrying the keys DynamoDB leaves

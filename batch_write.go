@@ -6,6 +6,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
 // WriteRequest is one put or delete of [Table.BatchWrite], built by
@@ -92,7 +94,7 @@ func (e *BatchWriteError) Error() string {
 }
 
 // Unwrap returns [ErrUnprocessed] and the cause.
-func (e *BatchWriteError) Unwrap() []error { return wrapBoth(ErrUnprocessed, e.Err) }
+func (e *BatchWriteError) Unwrap() []error { return errfmt.Causes(ErrUnprocessed, e.Err) }
 
 // BatchWrite writes reqs with BatchWriteItem, in requests of at most 25,
 // and retries the items DynamoDB leaves unprocessed (under throttling) with

@@ -15,7 +15,7 @@
 //	keys          pure codecs: composite sort keys whose byte order is the
 //	              values' order (no SDK, no network)
 //	internal      plumbing users never import: the struct codec, item sizes
-//	              and DynamoDB numbers (itemsize), retry backoff
+//	              and DynamoDB numbers (itemsize), error texts, retry backoff
 //
 // [github.com/keyfirst/keyfirst/keys] encodes typed values into key segments
 // (enums first, ISO-8601 UTC times, zero-padded integers) and builds the

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
 // The sentinel errors of the package. Match them with [errors.Is]; the typed
@@ -83,7 +85,7 @@ var schemaProblemText = map[SchemaProblem]string{
 }
 
 // String describes the problem.
-func (p SchemaProblem) String() string { return problemString(schemaProblemText, p) }
+func (p SchemaProblem) String() string { return errfmt.ProblemText(schemaProblemText, p) }
 
 // SchemaError is the error of [NewTable]: which rule the description breaks
 // and where. It wraps [ErrInvalidSchema].
@@ -97,7 +99,7 @@ type SchemaError struct {
 
 // Error describes the failure with its facts.
 func (e *SchemaError) Error() string {
-	return describe(ErrInvalidSchema, e.Problem.String(), e.Detail,
+	return errfmt.Describe(ErrInvalidSchema, e.Problem.String(), e.Detail,
 		"table", e.Table, "index", e.Index, "attribute", e.Attribute)
 }
 
@@ -141,7 +143,7 @@ var entityProblemText = map[EntityProblem]string{
 }
 
 // String describes the problem.
-func (p EntityProblem) String() string { return problemString(entityProblemText, p) }
+func (p EntityProblem) String() string { return errfmt.ProblemText(entityProblemText, p) }
 
 // EntityError is the error of [NewEntity]. It wraps [ErrInvalidEntity] and,
 // when there is one, the underlying cause.
@@ -159,14 +161,14 @@ type EntityError struct {
 func (e *EntityError) Error() string {
 	detail := e.Detail
 	if e.Err != nil {
-		detail = joinDetail(detail, e.Err.Error())
+		detail = errfmt.JoinDetail(detail, e.Err.Error())
 	}
-	return describe(ErrInvalidEntity, e.Problem.String(), detail,
+	return errfmt.Describe(ErrInvalidEntity, e.Problem.String(), detail,
 		"entity", e.Entity, "type", e.GoType, "index", e.Index, "attribute", e.Attribute)
 }
 
 // Unwrap returns [ErrInvalidEntity] and the cause.
-func (e *EntityError) Unwrap() []error { return wrapBoth(ErrInvalidEntity, e.Err) }
+func (e *EntityError) Unwrap() []error { return errfmt.Causes(ErrInvalidEntity, e.Err) }
 
 // ItemProblem says why an item cannot be written or read.
 type ItemProblem uint8
@@ -199,7 +201,7 @@ var itemProblemText = map[ItemProblem]string{
 }
 
 // String describes the problem.
-func (p ItemProblem) String() string { return problemString(itemProblemText, p) }
+func (p ItemProblem) String() string { return errfmt.ProblemText(itemProblemText, p) }
 
 // ItemError reports an item that cannot be written or read. It is returned
 // before any request is sent. It wraps [ErrInvalidItem] and, when there is
@@ -218,14 +220,14 @@ type ItemError struct {
 func (e *ItemError) Error() string {
 	detail := e.Detail
 	if e.Err != nil {
-		detail = joinDetail(detail, e.Err.Error())
+		detail = errfmt.JoinDetail(detail, e.Err.Error())
 	}
-	return describe(ErrInvalidItem, e.Problem.String(), detail,
+	return errfmt.Describe(ErrInvalidItem, e.Problem.String(), detail,
 		"entity", e.Entity, "index", e.Index, "attribute", e.Attribute)
 }
 
 // Unwrap returns [ErrInvalidItem] and the cause.
-func (e *ItemError) Unwrap() []error { return wrapBoth(ErrInvalidItem, e.Err) }
+func (e *ItemError) Unwrap() []error { return errfmt.Causes(ErrInvalidItem, e.Err) }
 
 // OptionError reports an option that does not apply to an operation, or an
 // invalid option value. It wraps [ErrInvalidOption].
@@ -237,7 +239,7 @@ type OptionError struct {
 
 // Error describes the failure with its facts.
 func (e *OptionError) Error() string {
-	return describe(ErrInvalidOption, e.Option, e.Detail, "op", e.Op)
+	return errfmt.Describe(ErrInvalidOption, e.Option, e.Detail, "op", e.Op)
 }
 
 // Unwrap returns [ErrInvalidOption].
@@ -345,49 +347,3 @@ func (e *OpError) Error() string {
 
 // Unwrap returns the cause.
 func (e *OpError) Unwrap() error { return e.Err }
-
-func problemString[P ~uint8](texts map[P]string, p P) string {
-	if s, ok := texts[p]; ok {
-		return s
-	}
-	return fmt.Sprintf("problem %d", uint8(p))
-}
-
-// describe formats "sentinel: problem (k "v", ...): detail", leaving out
-// empty facts.
-func describe(sentinel error, problem, detail string, facts ...string) string {
-	var b strings.Builder
-	b.WriteString(sentinel.Error())
-	b.WriteString(": ")
-	b.WriteString(problem)
-	sep := " ("
-	for i := 0; i+1 < len(facts); i += 2 {
-		if facts[i+1] == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "%s%s %q", sep, facts[i], facts[i+1])
-		sep = ", "
-	}
-	if sep == ", " {
-		b.WriteString(")")
-	}
-	if detail != "" {
-		b.WriteString(": ")
-		b.WriteString(detail)
-	}
-	return b.String()
-}
-
-func joinDetail(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + ": " + b
-}
-
-func wrapBoth(sentinel, cause error) []error {
-	if cause == nil {
-		return []error{sentinel}
-	}
-	return []error{sentinel, cause}
-}

@@ -2,8 +2,8 @@ package sparse
 
 import (
 	"errors"
-	"fmt"
-	"strings"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
 // The sentinel errors of the package. Match them with [errors.Is]; the typed
@@ -57,12 +57,7 @@ var ruleProblemText = map[RuleProblem]string{
 }
 
 // String describes the problem.
-func (p RuleProblem) String() string {
-	if s, ok := ruleProblemText[p]; ok {
-		return s
-	}
-	return fmt.Sprintf("problem %d", uint8(p))
-}
+func (p RuleProblem) String() string { return errfmt.ProblemText(ruleProblemText, p) }
 
 // RuleError reports a membership rule that cannot work: which index, which
 // attribute, what is wrong and what to do instead. It wraps
@@ -75,7 +70,7 @@ type RuleError struct {
 }
 
 func (e *RuleError) Error() string {
-	return describe(ErrInvalidRule, e.Problem.String(), e.Detail, "index", e.Index, "attribute", e.Attribute)
+	return errfmt.Describe(ErrInvalidRule, e.Problem.String(), e.Detail, "index", e.Index, "attribute", e.Attribute)
 }
 
 // Unwrap returns [ErrInvalidRule].
@@ -112,12 +107,7 @@ var estimateProblemText = map[EstimateProblem]string{
 }
 
 // String describes the problem.
-func (p EstimateProblem) String() string {
-	if s, ok := estimateProblemText[p]; ok {
-		return s
-	}
-	return fmt.Sprintf("problem %d", uint8(p))
-}
+func (p EstimateProblem) String() string { return errfmt.ProblemText(estimateProblemText, p) }
 
 // EstimateError reports images that are not a write DynamoDB would accept,
 // so no estimate of its cost would mean anything. It wraps
@@ -135,44 +125,11 @@ type EstimateError struct {
 func (e *EstimateError) Error() string {
 	detail := e.Detail
 	if e.Err != nil {
-		if detail != "" {
-			detail += ": "
-		}
-		detail += e.Err.Error()
+		detail = errfmt.JoinDetail(detail, e.Err.Error())
 	}
-	return describe(ErrCannotEstimate, e.Problem.String(), detail,
+	return errfmt.Describe(ErrCannotEstimate, e.Problem.String(), detail,
 		"image", e.Image, "index", e.Index, "attribute", e.Attribute)
 }
 
 // Unwrap returns [ErrCannotEstimate] and the cause.
-func (e *EstimateError) Unwrap() []error {
-	if e.Err == nil {
-		return []error{ErrCannotEstimate}
-	}
-	return []error{ErrCannotEstimate, e.Err}
-}
-
-// describe formats `sentinel: problem (k "v", ...): detail`, leaving out
-// empty facts.
-func describe(sentinel error, problem, detail string, facts ...string) string {
-	var b strings.Builder
-	b.WriteString(sentinel.Error())
-	b.WriteString(": ")
-	b.WriteString(problem)
-	sep := " ("
-	for i := 0; i+1 < len(facts); i += 2 {
-		if facts[i+1] == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "%s%s %q", sep, facts[i], facts[i+1])
-		sep = ", "
-	}
-	if sep == ", " {
-		b.WriteString(")")
-	}
-	if detail != "" {
-		b.WriteString(": ")
-		b.WriteString(detail)
-	}
-	return b.String()
-}
+func (e *EstimateError) Unwrap() []error { return errfmt.Causes(ErrCannotEstimate, e.Err) }
