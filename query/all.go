@@ -23,21 +23,9 @@ import (
 // stored when the iteration stops, however it stops, so a loop that
 // breaks in the middle of a page resumes exactly after its last item.
 func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
-	var used atomic.Bool
-	return func(yield func(T, error) bool) {
+	build := func() (*plan, error) { return q.plan(optFns) }
+	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
 		var zero T
-		if used.Swap(true) {
-			yield(zero, ErrReused)
-			return
-		}
-		p, err := q.plan(optFns)
-		if err == nil {
-			err = p.checkClient(client == nil)
-		}
-		if err != nil {
-			yield(zero, err)
-			return
-		}
 		pr := progress{resume: p.start}
 		defer func() {
 			// Also when the loop body panics: the cursor is that of the
@@ -49,7 +37,7 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 		}()
 		var stopped bool
 		var itemErr error
-		pr, err = pages(ctx, p.queryFetch(client), p.start, p.limit, false,
+		pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, false,
 			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
 				addCapacity(cc, p.opts.Capacity)
 				for i, it := range items {
@@ -72,6 +60,30 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 		if err != nil && !stopped {
 			yield(zero, err)
 		}
+	})
+}
+
+// singleUse returns a single-use iterator: ranging over it a second time
+// yields [ErrReused]. The first range plans the request and checks the
+// client, yielding the error if either fails; otherwise body runs with the
+// plan.
+func singleUse[T any, P interface{ checkClient(bool) error }](plan func() (P, error), noClient bool, body func(P, func(T, error) bool)) iter.Seq2[T, error] {
+	var used atomic.Bool
+	return func(yield func(T, error) bool) {
+		var zero T
+		if used.Swap(true) {
+			yield(zero, ErrReused)
+			return
+		}
+		p, err := plan()
+		if err == nil {
+			err = p.checkClient(noClient)
+		}
+		if err != nil {
+			yield(zero, err)
+			return
+		}
+		body(p, yield)
 	}
 }
 

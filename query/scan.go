@@ -6,7 +6,6 @@ import (
 	"iter"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -183,21 +182,9 @@ type batch struct {
 // [*RequestError] of any segment, or a decoding error. [Options.Capacity]
 // receives the capacity of every request, on the iterating goroutine.
 func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
-	var used atomic.Bool
-	return func(yield func(T, error) bool) {
+	build := func() (*scanPlan, error) { return s.plan(optFns) }
+	return singleUse(build, client == nil, func(p *scanPlan, yield func(T, error) bool) {
 		var zero T
-		if used.Swap(true) {
-			yield(zero, ErrReused)
-			return
-		}
-		p, err := s.plan(optFns)
-		if err == nil {
-			err = p.checkClient(client == nil)
-		}
-		if err != nil {
-			yield(zero, err)
-			return
-		}
 		ctx, cancel := context.WithCancel(ctx)
 		batches := make(chan batch)
 		var wg sync.WaitGroup
@@ -251,7 +238,7 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 				}
 			}
 		}
-	}
+	})
 }
 
 // Collect reads every item of the index into a slice, as [Scan.All] does.
