@@ -1,5 +1,5 @@
 // Package keyfirst is typed single-table DynamoDB data access in which every
-// access pattern compiles to a key condition: never a FilterExpression, never
+// access pattern compiles to a key condition: never a filter expression, never
 // a Scan of the table.
 //
 // # Architecture

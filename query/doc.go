@@ -1,7 +1,7 @@
 // Package query reads DynamoDB item collections with key conditions only:
 // the full partition key of the table or of an index, and at most one sort
 // key condition built from typed values. There is no method that adds a
-// FilterExpression and no Scan of a table, so what a query reads is what
+// filter expression and no Scan of a table, so what a query reads is what
 // it returns: [Query.Limit] is exact, and the capacity a page reports is
 // the price of its items.
 //

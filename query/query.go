@@ -11,7 +11,7 @@ import (
 
 // Query is a read of one item collection by its key: the full partition
 // key of the table or of one of its indexes, and at most one sort key
-// condition. It has no method that adds a FilterExpression: what it
+// condition. It has no method that adds a filter expression: what it
 // returns is what it reads.
 //
 // A Query is a value: every method returns a modified copy and leaves its
