@@ -1,5 +1,5 @@
 # keyfirst: the two commands of the README, and what they need.
-#   make test      vet, race-enabled tests against DynamoDB Local, fuzz targets
+#   make test      vet, fuzz targets, race-enabled tests against DynamoDB Local
 #   make example   the flagship example against DynamoDB Local in a container
 
 DYNAMODB_LOCAL_IMAGE ?= amazon/dynamodb-local:3.3.1
@@ -13,9 +13,10 @@ export TESTCONTAINERS_HOST_OVERRIDE ?= localhost
 
 .PHONY: test example docker image vet unit fuzz clean-containers
 
+# The fuzz targets run first, so that go test's summary closes the output.
 test: vet docker image
+	@$(MAKE) --no-print-directory fuzz
 	go test -race -count=1 ./...
-	$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory clean-containers
 
 example: docker image
