@@ -16,8 +16,8 @@ export TESTCONTAINERS_HOST_OVERRIDE ?= localhost
 # The fuzz targets run first, so that go test's summary closes the output.
 test: vet docker image
 	@$(MAKE) --no-print-directory fuzz
-	go test -race -count=1 ./...
-	@$(MAKE) --no-print-directory clean-containers
+	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
+	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 example: docker image
 	go run ./examples/quickstart
