@@ -83,7 +83,7 @@ func checkChars(s string, sep byte) error {
 
 // appendWith implements Codec.Append for every codec.
 func appendWith[V any](c Codec[V], dst []byte, sep byte, v V) ([]byte, error) {
-	return appendAt(c, dst, v, sep, 1)
+	return appendAt(nil, c, dst, v, sep, 1)
 }
 
 // parseWith implements Codec.Parse for every codec.
@@ -93,7 +93,13 @@ func parseWith[V any](c Codec[V], seg string, sep byte) (V, error) {
 
 // appendAt appends segment i to dst, wrapping a failure in a
 // *SegmentError; on failure dst comes back with its length unchanged.
-func appendAt[V any](c Codec[V], dst []byte, v V, sep byte, i int) ([]byte, error) {
+// A key's segments are appended in a chain, each call given the error of
+// the one before: after a failure (prev != nil) it returns dst and prev
+// (the key's Append then discards everything after the original dst).
+func appendAt[V any](prev error, c Codec[V], dst []byte, v V, sep byte, i int) ([]byte, error) {
+	if prev != nil {
+		return dst, prev
+	}
 	out, err := c.appendSeg(dst, v, sep)
 	if err != nil {
 		return dst, segErr(i, c.kind(), fmtValue(v), err)
@@ -103,7 +109,7 @@ func appendAt[V any](c Codec[V], dst []byte, v V, sep byte, i int) ([]byte, erro
 
 // segmentAt returns segment i as a string of its own.
 func segmentAt[V any](c Codec[V], v V, sep byte, i int) (string, error) {
-	b, err := appendAt(c, make([]byte, 0, c.size(v)), v, sep, i)
+	b, err := appendAt(nil, c, make([]byte, 0, c.size(v)), v, sep, i)
 	if err != nil {
 		return "", err
 	}

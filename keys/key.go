@@ -35,10 +35,8 @@ func (k Key1[A]) Encode(a A) (string, error) {
 
 // Append appends the key of a to dst; on error dst comes back unchanged.
 func (k Key1[A]) Append(dst []byte, a A) ([]byte, error) {
-	if err := k.l.ready(); err != nil {
-		return dst, err
-	}
-	out, err := appendAt(k.a, append(dst, k.l.head...), a, k.l.sep, 1)
+	out, err := k.l.open(dst)
+	out, err = appendAt(err, k.a, out, a, k.l.sep, 1)
 	return k.l.finish(out, len(dst), err)
 }
 
@@ -106,14 +104,10 @@ func (k Key2[A, B]) Encode(a A, b B) (string, error) {
 // Append appends the key of (a, b) to dst; on error dst comes back
 // unchanged.
 func (k Key2[A, B]) Append(dst []byte, a A, b B) ([]byte, error) {
-	if err := k.l.ready(); err != nil {
-		return dst, err
-	}
 	sep := k.l.sep
-	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
-	if err == nil {
-		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
-	}
+	out, err := k.l.open(dst)
+	out, err = appendAt(err, k.a, out, a, sep, 1)
+	out, err = appendAt(err, k.b, append(out, sep), b, sep, 2)
 	return k.l.finish(out, len(dst), err)
 }
 
@@ -206,17 +200,11 @@ func (k Key3[A, B, C]) Encode(a A, b B, c C) (string, error) {
 // Append appends the key of (a, b, c) to dst; on error dst comes back
 // unchanged.
 func (k Key3[A, B, C]) Append(dst []byte, a A, b B, c C) ([]byte, error) {
-	if err := k.l.ready(); err != nil {
-		return dst, err
-	}
 	sep := k.l.sep
-	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
-	if err == nil {
-		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
-	}
-	if err == nil {
-		out, err = appendAt(k.c, append(out, sep), c, sep, 3)
-	}
+	out, err := k.l.open(dst)
+	out, err = appendAt(err, k.a, out, a, sep, 1)
+	out, err = appendAt(err, k.b, append(out, sep), b, sep, 2)
+	out, err = appendAt(err, k.c, append(out, sep), c, sep, 3)
 	return k.l.finish(out, len(dst), err)
 }
 
@@ -325,20 +313,12 @@ func (k Key4[A, B, C, D]) Encode(a A, b B, c C, d D) (string, error) {
 // Append appends the key of (a, b, c, d) to dst; on error dst comes back
 // unchanged.
 func (k Key4[A, B, C, D]) Append(dst []byte, a A, b B, c C, d D) ([]byte, error) {
-	if err := k.l.ready(); err != nil {
-		return dst, err
-	}
 	sep := k.l.sep
-	out, err := appendAt(k.a, append(dst, k.l.head...), a, sep, 1)
-	if err == nil {
-		out, err = appendAt(k.b, append(out, sep), b, sep, 2)
-	}
-	if err == nil {
-		out, err = appendAt(k.c, append(out, sep), c, sep, 3)
-	}
-	if err == nil {
-		out, err = appendAt(k.d, append(out, sep), d, sep, 4)
-	}
+	out, err := k.l.open(dst)
+	out, err = appendAt(err, k.a, out, a, sep, 1)
+	out, err = appendAt(err, k.b, append(out, sep), b, sep, 2)
+	out, err = appendAt(err, k.c, append(out, sep), c, sep, 3)
+	out, err = appendAt(err, k.d, append(out, sep), d, sep, 4)
 	return k.l.finish(out, len(dst), err)
 }
 

@@ -79,6 +79,14 @@ func newLayout(opts []func(*Options), codecs ...definer) (layout, error) {
 // overhead is the length of a key's prefix and separators.
 func (l *layout) overhead() int { return len(l.head) + l.n - 1 }
 
+// open starts a key in dst: appends the prefix, or reports a zero Key.
+func (l *layout) open(dst []byte) ([]byte, error) {
+	if err := l.ready(); err != nil {
+		return dst, err
+	}
+	return append(dst, l.head...), nil
+}
+
 // finish checks the key appended to dst from index start and returns out,
 // or dst's original length and the error.
 func (l *layout) finish(out []byte, start int, err error) ([]byte, error) {
