@@ -82,6 +82,22 @@ func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) er
 	return ce
 }
 
+// sendWrite sends one write of Put, Update or Delete (send), counts the
+// write capacity its response reports (consumed) and returns a failed
+// request as an [*OpError] whose cause, for a failed condition, says which
+// ([Entity.conditionFailed]).
+func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], expected int64, creating bool,
+	send func() (*Out, error), consumed func(*Out) *types.ConsumedCapacity) error {
+	out, err := send()
+	if out != nil {
+		o.Capacity.addOne(true, consumed(out))
+	}
+	if err != nil {
+		return e.opError(op, key, e.conditionFailed(err, expected, creating))
+	}
+	return nil
+}
+
 // updateExpression sets every attribute of the planned item except the
 // primary key, and removes every derived index attribute the item no longer
 // has and every field of T it leaves out: after the update the stored item

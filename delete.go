@@ -35,7 +35,7 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 	if err != nil {
 		return err
 	}
-	out, err := api.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	in := &dynamodb.DeleteItemInput{
 		TableName:                           aws.String(e.table.name),
 		Key:                                 e.keyMap(key),
 		ConditionExpression:                 x.Condition(),
@@ -43,12 +43,8 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 		ExpressionAttributeValues:           x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ReturnConsumedCapacity:              o.returnCapacity(),
-	})
-	if out != nil {
-		o.Capacity.addOne(true, out.ConsumedCapacity)
 	}
-	if err != nil {
-		return e.opError("Delete", key, e.conditionFailed(err, expected, false))
-	}
-	return nil
+	return sendWrite(e, o, "Delete", key, expected, false,
+		func() (*dynamodb.DeleteItemOutput, error) { return api.DeleteItem(ctx, in) },
+		func(out *dynamodb.DeleteItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 }

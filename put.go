@@ -66,12 +66,11 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 		in.ExpressionAttributeValues = x.Values()
 		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
-	out, err := api.PutItem(ctx, in)
-	if out != nil {
-		o.Capacity.addOne(true, out.ConsumedCapacity)
-	}
+	err = sendWrite(e, o, "Put", p.key, expected, creating,
+		func() (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
+		func(out *dynamodb.PutItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 	if err != nil {
-		return item, e.opError("Put", p.key, e.conditionFailed(err, expected, creating))
+		return item, err
 	}
 	if next >= 0 {
 		e.setVersion(&item, next)

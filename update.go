@@ -49,7 +49,7 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 	if err != nil {
 		return item, err
 	}
-	out, err := api.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	in := &dynamodb.UpdateItemInput{
 		TableName:                           aws.String(e.table.name),
 		Key:                                 e.keyMap(p.key),
 		UpdateExpression:                    x.Update(),
@@ -58,12 +58,12 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 		ExpressionAttributeValues:           x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ReturnConsumedCapacity:              o.returnCapacity(),
-	})
-	if out != nil {
-		o.Capacity.addOne(true, out.ConsumedCapacity)
 	}
+	err = sendWrite(e, o, op, p.key, expected, false,
+		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
+		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 	if err != nil {
-		return item, e.opError(op, p.key, e.conditionFailed(err, expected, false))
+		return item, err
 	}
 	if next >= 0 {
 		e.setVersion(&item, next)
