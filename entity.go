@@ -82,6 +82,8 @@ type indexGroup[T any] struct {
 // registered is an entity as the table's registry knows it.
 type registered struct {
 	decode func(map[string]types.AttributeValue) (any, error)
+	// scannable names the Scannable indexes the entity's items can be in.
+	scannable []string
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -90,7 +92,8 @@ type registered struct {
 // primary key attribute without derivation, a derivation for an unknown
 // index or for an attribute that is not a key of its index, an attribute
 // derived twice, a field of T named like a derived or reserved attribute, a
-// version attribute that is not an integer field of T.
+// version attribute that is not an integer field of T, a second entity type
+// whose items can be in an [Index] declared Scannable.
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
 		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}}
@@ -106,10 +109,13 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		e.known = append(e.known, name)
 	}
 	sort.Strings(e.known)
-	if err := table.register(spec.Type, registered{decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
-	}}); err != nil {
-		return nil, b.fail("", "", EntityDuplicateType, err.Error(), nil)
+	}}
+	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {
+		return b.fail(index, "", p, detail, nil)
+	}); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
@@ -122,6 +128,7 @@ type entityBuilder[T any] struct {
 	e         *Entity[T]
 	derivedAt map[string]string // derived attribute -> where, for messages
 	byIndex   map[string][]derivation[T]
+	scannable []string // the Scannable indexes the items can be in
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -216,7 +223,9 @@ func (b *entityBuilder[T]) fields() error {
 
 // indexGroups: for every index the entity can appear in, the attributes it
 // derives and the key attributes that are fields of T (of a string, number
-// or binary type matching the key).
+// or binary type matching the key). An index of which every key attribute
+// is derived or a field can hold the entity's items: the Scannable ones
+// are noted for register.
 func (b *entityBuilder[T]) indexGroups() error {
 	c := b.e.codec
 	for i := range b.table.indexes {
@@ -248,6 +257,9 @@ func (b *entityBuilder[T]) indexGroups() error {
 		}
 		if len(g.derived) > 0 || len(g.fields) > 0 {
 			b.e.groups = append(b.e.groups, g)
+		}
+		if ks.Scannable && len(missing) == 0 {
+			b.scannable = append(b.scannable, ks.IndexName)
 		}
 	}
 	return nil

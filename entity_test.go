@@ -34,6 +34,13 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 	type stringVersion struct {
 		V string `dynamodbav:"v"`
 	}
+	type placed struct {
+		PlacedAt string `dynamodbav:"placedAt"`
+	}
+	type openFields struct {
+		Bucket   string `dynamodbav:"openBucket,omitempty"`
+		PlacedAt string `dynamodbav:"placedAt"`
+	}
 	tests := []struct {
 		name    string
 		run     func(*keyfirst.Table) error
@@ -165,6 +172,17 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			_, err := keyfirst.NewEntity(tb, sp)
 			return err
 		}, keyfirst.EntityVersion, "", "total"},
+		{"second type deriving the keys of a Scannable index", func(tb *keyfirst.Table) error {
+			d := keyfirst.S(func(placed) (string, error) { return "p", nil })
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d,
+				Indexes: map[string]keyfirst.IndexKeys[placed]{"open-orders": {"openBucket": d}}})
+			return err
+		}, keyfirst.EntityScannableShared, "open-orders", ""},
+		{"second type whose fields are the keys of a Scannable index", func(tb *keyfirst.Table) error {
+			d := keyfirst.S(func(openFields) (string, error) { return "p", nil })
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[openFields]{Type: "W", PartitionKey: d, SortKey: d})
+			return err
+		}, keyfirst.EntityScannableShared, "open-orders", ""},
 		{"type registered twice", func(tb *keyfirst.Table) error {
 			sp := customerSpec()
 			sp.Type = "ORDER"
@@ -188,6 +206,19 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 				t.Fatalf("a refused entity was registered: %v", got)
 			}
 		})
+	}
+}
+
+// A Scannable index refuses only the entity types that can be in it: one
+// with the sort key field but not the partition key is welcome.
+func TestScannableIndexAcceptsTypesThatCannotBeInIt(t *testing.T) {
+	type placed struct {
+		PlacedAt string `dynamodbav:"placedAt"`
+	}
+	table := newShop(t, "").table
+	d := keyfirst.S(func(placed) (string, error) { return "p", nil })
+	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d}); err != nil {
+		t.Fatalf("an entity type that can never be in open-orders is refused: %v", err)
 	}
 }
 

@@ -124,6 +124,7 @@ const (
 	EntityFieldCollision                             // a field of T uses a derived or reserved attribute name
 	EntityFieldType                                  // a field of T that is an index key encodes to the wrong type
 	EntityVersion                                    // the version attribute is not an integer field of T or is a key
+	EntityScannableShared                            // another entity type can already be in this Scannable index
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -140,6 +141,7 @@ var entityProblemText = map[EntityProblem]string{
 	EntityFieldCollision:    "field collides with a derived or reserved attribute",
 	EntityFieldType:         "field type does not match the index key type",
 	EntityVersion:           "invalid version attribute",
+	EntityScannableShared:   "scannable index already holds another entity type",
 }
 
 // String describes the problem.

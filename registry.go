@@ -44,11 +44,23 @@ func (t *Table) EntityType(item map[string]types.AttributeValue) string {
 	return itemType(item, t.typeAttr)
 }
 
-func (t *Table) register(name string, r registered) error {
+// register adds the entity type name to the table. It refuses, through
+// fail, a name already registered and a second entity type that can be in
+// a Scannable index (one entity type per Scannable index).
+func (t *Table) register(name string, r registered, fail func(index string, p EntityProblem, detail string) error) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, dup := t.entities[name]; dup {
-		return fmt.Errorf("table %q already has an entity %q", t.name, name)
+		return fail("", EntityDuplicateType, fmt.Sprintf("table %q already has an entity %q", t.name, name))
+	}
+	for _, index := range r.scannable {
+		for _, other := range t.entityOrder {
+			if slices.Contains(t.entities[other].scannable, index) {
+				return fail(index, EntityScannableShared, fmt.Sprintf(
+					"entity %q can already be in the index, which is declared Scannable: it holds one entity type, so that a Scan of it returns that type only; give %q an index of its own, or keep the index's key attributes off its items",
+					other, name))
+			}
+		}
 	}
 	t.entities[name] = r
 	t.entityOrder = append(t.entityOrder, name)

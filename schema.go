@@ -74,7 +74,12 @@ type Index struct {
 	SortKey      []Attribute
 	Projection   Projection
 	// Scannable declares an index that holds one entity type by design (a
-	// sparse index), the only kind the query package lets callers Scan.
+	// sparse index: seed 000's form 2, where only Customer items carry
+	// CustomerIndexId), the only kind the query package lets callers Scan,
+	// so that a Scan of it returns that type only. [NewEntity] keeps it so:
+	// once an entity type can be in the index (it derives the index's key
+	// attributes, or has them all as fields or table keys), a second one
+	// that can is refused with [EntityScannableShared].
 	Scannable bool
 }
 
