@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Get reads the item with key (one GetItem) and decodes it. A missing item
@@ -20,12 +21,22 @@ func (e *Entity[T]) Get(ctx context.Context, api GetItemAPI, key Key[T], optFns 
 	if err := e.checkKey(key); err != nil {
 		return zero, err
 	}
+	v, _, err := e.read(ctx, api, "Get", key, o.ConsistentRead, o)
+	return v, err
+}
+
+// read is the GetItem of Get and Modify: it reads the item with key
+// (strongly consistent if asked), counts the read capacity and decodes the
+// item, which it returns as stored too. Failures, a missing item among
+// them ([ErrNotFound]), are [*OpError] values of op.
+func (e *Entity[T]) read(ctx context.Context, api GetItemAPI, op string, key Key[T], consistent bool, o Options) (T, map[string]types.AttributeValue, error) {
+	var zero T
 	in := &dynamodb.GetItemInput{
 		TableName:              aws.String(e.table.name),
 		Key:                    e.keyMap(key),
 		ReturnConsumedCapacity: o.returnCapacity(),
 	}
-	if o.ConsistentRead {
+	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
 	out, err := api.GetItem(ctx, in)
@@ -33,16 +44,16 @@ func (e *Entity[T]) Get(ctx context.Context, api GetItemAPI, key Key[T], optFns 
 		o.Capacity.addOne(false, out.ConsumedCapacity)
 	}
 	if err != nil {
-		return zero, e.opError("Get", key, err)
+		return zero, nil, e.opError(op, key, err)
 	}
 	if len(out.Item) == 0 {
-		return zero, e.opError("Get", key, ErrNotFound)
+		return zero, nil, e.opError(op, key, ErrNotFound)
 	}
 	v, err := e.decode(out.Item)
 	if err != nil {
-		return zero, e.opError("Get", key, err)
+		return zero, nil, e.opError(op, key, err)
 	}
-	return v, nil
+	return v, out.Item, nil
 }
 
 // checkKey refuses the zero Key, which no item has.

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/keyfirst/keyfirst/internal/backoff"
 )
@@ -41,24 +39,9 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 	}
 	policy := o.backoff()
 	for attempt := 0; ; attempt++ {
-		out, err := api.GetItem(ctx, &dynamodb.GetItemInput{
-			TableName:              aws.String(e.table.name),
-			Key:                    e.keyMap(key),
-			ConsistentRead:         aws.Bool(true),
-			ReturnConsumedCapacity: o.returnCapacity(),
-		})
-		if out != nil {
-			o.Capacity.addOne(false, out.ConsumedCapacity)
-		}
+		v, old, err := e.read(ctx, api, "Modify", key, true, o)
 		if err != nil {
-			return zero, e.opError("Modify", key, err)
-		}
-		if len(out.Item) == 0 {
-			return zero, e.opError("Modify", key, ErrNotFound)
-		}
-		v, err := e.decode(out.Item)
-		if err != nil {
-			return zero, e.opError("Modify", key, err)
+			return zero, err
 		}
 		expected, next := e.versionOf(&v), int64(-1)
 		if err := fn(&v); err != nil {
@@ -76,7 +59,7 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 			next = expected + 1
 			cond = e.hasVersion(expected)
 		} else {
-			cond = e.unchanged(out.Item)
+			cond = e.unchanged(old)
 		}
 		written, err := e.update(ctx, api, "Modify", v, expected, next, cond, o)
 		if err == nil {
