@@ -35,16 +35,7 @@ var pow10 = func() (p [maxWidth]uint64) {
 // own belongs in a Number attribute; this codec is for numbers inside a
 // composite string key.
 func Uint[U Unsigned](width int) Codec[U] {
-	c := intCodec[U]{width: width, signed: false}
-	if width < 1 || width > maxWidth {
-		c.err = defErr(ErrOutOfRange, "integer width %d is outside 1..%d", width, maxWidth)
-		return c
-	}
-	c.hi = ^uint64(0) >> (64 - 8*unsafe.Sizeof(U(0)))
-	if width < maxWidth {
-		c.hi = min(c.hi, pow10[width]-1)
-	}
-	return c
+	return newIntCodec[U](width, false, ^uint64(0)>>(64-8*unsafe.Sizeof(U(0))), 0)
 }
 
 // Int returns a codec for signed integers in exactly width characters whose
@@ -58,18 +49,26 @@ func Uint[U Unsigned](width int) Codec[U] {
 // therefore -10^(width-1) to 10^width - 1, within the Go type's own range;
 // anything else is [ErrOutOfRange]. The width must be 1 to 20.
 func Int[I Signed](width int) Codec[I] {
-	c := intCodec[I]{width: width, signed: true}
+	bits := 8 * unsafe.Sizeof(I(0))
+	return newIntCodec[I](width, true, uint64(1)<<(bits-1)-1, uint64(1)<<(bits-1))
+}
+
+// newIntCodec returns the codec of width digits for an integer type whose
+// largest value is typeMax and whose smallest is -typeNeg (0 for an
+// unsigned type): the range is the type's, within what width digits hold.
+func newIntCodec[I Signed | Unsigned](width int, signed bool, typeMax, typeNeg uint64) intCodec[I] {
+	c := intCodec[I]{width: width, signed: signed}
 	if width < 1 || width > maxWidth {
 		c.err = defErr(ErrOutOfRange, "integer width %d is outside 1..%d", width, maxWidth)
 		return c
 	}
-	bits := 8 * unsafe.Sizeof(I(0))
-	c.hi = uint64(1)<<(bits-1) - 1
-	c.neg = uint64(1) << (bits - 1) // |min| of the type
+	c.hi = typeMax
 	if width < maxWidth {
 		c.hi = min(c.hi, pow10[width]-1)
 	}
-	c.neg = min(c.neg, pow10[width-1])
+	if signed {
+		c.neg = min(typeNeg, pow10[width-1])
+	}
 	return c
 }
 
