@@ -161,11 +161,7 @@ type EntityError struct {
 
 // Error describes the failure with its facts.
 func (e *EntityError) Error() string {
-	detail := e.Detail
-	if e.Err != nil {
-		detail = errfmt.JoinDetail(detail, e.Err.Error())
-	}
-	return errfmt.Describe(ErrInvalidEntity, e.Problem.String(), detail,
+	return errfmt.Describe(ErrInvalidEntity, e.Problem.String(), errfmt.Detail(e.Detail, e.Err),
 		"entity", e.Entity, "type", e.GoType, "index", e.Index, "attribute", e.Attribute)
 }
 
@@ -220,11 +216,7 @@ type ItemError struct {
 
 // Error describes the failure with its facts.
 func (e *ItemError) Error() string {
-	detail := e.Detail
-	if e.Err != nil {
-		detail = errfmt.JoinDetail(detail, e.Err.Error())
-	}
-	return errfmt.Describe(ErrInvalidItem, e.Problem.String(), detail,
+	return errfmt.Describe(ErrInvalidItem, e.Problem.String(), errfmt.Detail(e.Detail, e.Err),
 		"entity", e.Entity, "index", e.Index, "attribute", e.Attribute)
 }
 

@@ -3,7 +3,8 @@ package query
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
 // Sentinel errors. A query refused before any request matches
@@ -94,36 +95,12 @@ type Error struct {
 
 // Error describes the problem, where it is, and the cause.
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(ErrInvalidQuery.Error())
-	b.WriteString(": ")
-	b.WriteString(e.Problem.String())
-	fmt.Fprintf(&b, " (table %q", e.Table)
-	if e.Index != "" {
-		fmt.Fprintf(&b, ", index %q", e.Index)
-	}
-	if e.Attribute != "" {
-		fmt.Fprintf(&b, ", attribute %q", e.Attribute)
-	}
-	b.WriteString(")")
-	if e.Detail != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Detail)
-	}
-	if e.Err != nil {
-		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
-	}
-	return b.String()
+	return errfmt.Describe(ErrInvalidQuery, e.Problem.String(), errfmt.Detail(e.Detail, e.Err),
+		"table", e.Table, "index", e.Index, "attribute", e.Attribute)
 }
 
 // Unwrap returns [ErrInvalidQuery] and the cause.
-func (e *Error) Unwrap() []error {
-	if e.Err == nil {
-		return []error{ErrInvalidQuery}
-	}
-	return []error{ErrInvalidQuery, e.Err}
-}
+func (e *Error) Unwrap() []error { return errfmt.Causes(ErrInvalidQuery, e.Err) }
 
 // RequestError reports a Query or Scan request that failed: which table and
 // index, which request of the call (1 for the first), and the SDK's error

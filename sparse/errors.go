@@ -123,11 +123,7 @@ type EstimateError struct {
 }
 
 func (e *EstimateError) Error() string {
-	detail := e.Detail
-	if e.Err != nil {
-		detail = errfmt.JoinDetail(detail, e.Err.Error())
-	}
-	return errfmt.Describe(ErrCannotEstimate, e.Problem.String(), detail,
+	return errfmt.Describe(ErrCannotEstimate, e.Problem.String(), errfmt.Detail(e.Detail, e.Err),
 		"image", e.Image, "index", e.Index, "attribute", e.Attribute)
 }
 

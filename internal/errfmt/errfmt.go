@@ -44,13 +44,16 @@ func ProblemText[P ~uint8](texts map[P]string, p P) string {
 	return fmt.Sprintf("problem %d", uint8(p))
 }
 
-// JoinDetail joins a detail and a cause's text with ": ", or returns the
-// cause's text alone when there is no detail.
-func JoinDetail(detail, cause string) string {
-	if detail == "" {
-		return cause
+// Detail is a typed error's detail followed by its cause's text, joined
+// with ": " when there are both.
+func Detail(detail string, cause error) string {
+	switch {
+	case cause == nil:
+		return detail
+	case detail == "":
+		return cause.Error()
 	}
-	return detail + ": " + cause
+	return detail + ": " + cause.Error()
 }
 
 // Causes is what a typed error's Unwrap returns: its sentinel and, when

@@ -41,12 +41,24 @@ func TestProblemText(t *testing.T) {
 	}
 }
 
-func TestJoinDetail(t *testing.T) {
-	if got := JoinDetail("", "cause"); got != "cause" {
-		t.Errorf("no detail: %q", got)
+func TestDetail(t *testing.T) {
+	cause := errors.New("cause")
+	tests := []struct {
+		name, detail string
+		cause        error
+		want         string
+	}{
+		{"neither", "", nil, ""},
+		{"detail only", "d", nil, "d"},
+		{"cause only", "", cause, "cause"},
+		{"both", "d", cause, "d: cause"},
 	}
-	if got := JoinDetail("d", "cause"); got != "d: cause" {
-		t.Errorf("detail: %q", got)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Detail(tc.detail, tc.cause); got != tc.want {
+				t.Errorf("Detail = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
 
