@@ -18,19 +18,20 @@ func (e *Entity[T]) Get(ctx context.Context, api GetItemAPI, key Key[T], optFns 
 	if err != nil {
 		return zero, err
 	}
-	if err := e.checkKey(key); err != nil {
-		return zero, err
-	}
 	v, _, err := e.read(ctx, api, "Get", key, o.ConsistentRead, o)
 	return v, err
 }
 
-// read is the GetItem of Get and Modify: it reads the item with key
-// (strongly consistent if asked), counts the read capacity and decodes the
-// item, which it returns as stored too. Failures, a missing item among
-// them ([ErrNotFound]), are [*OpError] values of op.
+// read is the GetItem of Get and Modify: it refuses the zero Key before
+// any request, reads the item with key (strongly consistent if asked),
+// counts the read capacity and decodes the item, which it returns as
+// stored too. Failed requests, a missing item among them ([ErrNotFound]),
+// are [*OpError] values of op.
 func (e *Entity[T]) read(ctx context.Context, api GetItemAPI, op string, key Key[T], consistent bool, o Options) (T, map[string]types.AttributeValue, error) {
 	var zero T
+	if err := e.checkKey(key); err != nil {
+		return zero, nil, err
+	}
 	in := &dynamodb.GetItemInput{
 		TableName:              aws.String(e.table.name),
 		Key:                    e.keyMap(key),

@@ -30,9 +30,6 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 	if err != nil {
 		return zero, err
 	}
-	if err := e.checkKey(key); err != nil {
-		return zero, err
-	}
 	attempts := o.MaxAttempts
 	if attempts == 0 {
 		attempts = defaultModifyAttempts
