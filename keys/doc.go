@@ -58,7 +58,7 @@
 // is one BETWEEN inside the CANCELLED run. The other order, date#status,
 // is useless for that question: it interleaves the statuses (2019-07-01
 // ACTIVE, 2019-07-01 CANCELLED, 2019-07-02 ACTIVE...), so a key condition
-// can only select the dates, and the status is left to a FilterExpression
+// can only select the dates, and the status is left to a filter expression
 // that reads, and bills, every order of the quarter (seed 000). A wrong
 // order cannot be fixed at query time: it needs a new attribute, a new
 // index and a backfill. Making the enum the first type parameter, as in
