@@ -104,6 +104,26 @@ func runRaw(b *testing.B, client keyfirst.QueryAPI, in *dynamodb.QueryInput) {
 	sinkOrders = orders
 }
 
+// rawBenchmarks runs the hand-written equivalents of a keyfirst benchmark
+// against the same canned client: the request built by hand as a string,
+// and built with the expression package.
+func rawBenchmarks(b *testing.B, client *canned, lo, hi string) {
+	b.Run("raw-hand-written", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, handInput("shop", lo, hi))
+		}
+	})
+	b.Run("raw-expression", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			client.ins = client.ins[:0]
+			runRaw(b, client, exprInput(b, "shop", lo, hi))
+		}
+	})
+}
+
 // BenchmarkPage is the per-page overhead without the network: build the
 // request, receive 100 items (a canned response), decode them, and, for
 // keyfirst, make the page's cursor.
@@ -124,20 +144,7 @@ func BenchmarkPage(b *testing.B) {
 			sinkPage = page
 		}
 	})
-	b.Run("raw-hand-written", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			client.ins = client.ins[:0]
-			runRaw(b, client, handInput("shop", lo, hi))
-		}
-	})
-	b.Run("raw-expression", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			client.ins = client.ins[:0]
-			runRaw(b, client, exprInput(b, "shop", lo, hi))
-		}
-	})
+	rawBenchmarks(b, client, lo, hi)
 }
 
 // BenchmarkBuild is the request alone: check and build the query, send it
@@ -156,20 +163,7 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		}
 	})
-	b.Run("raw-hand-written", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			client.ins = client.ins[:0]
-			runRaw(b, client, handInput("shop", lo, hi))
-		}
-	})
-	b.Run("raw-expression", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			client.ins = client.ins[:0]
-			runRaw(b, client, exprInput(b, "shop", lo, hi))
-		}
-	})
+	rawBenchmarks(b, client, lo, hi)
 }
 
 // BenchmarkLocal is the same page against DynamoDB Local.
