@@ -54,11 +54,14 @@ const DefaultSeparator byte = '#'
 // successor, which range bounds use; these eleven bytes are the ones that do.
 func validSeparator(sep byte) bool { return sep >= '!' && sep <= '+' }
 
+// del is the ASCII control character above the printable ones.
+const del = 0x7F
+
 // checkChars validates a free-form segment value (identifier, enum value,
-// literal) for separator sep: not empty, valid UTF-8, and every byte above
-// sep+1. The last rule makes concatenation order-preserving: a shorter
-// value followed by the separator sorts before any longer value that
-// extends it.
+// literal) for separator sep: not empty, valid UTF-8, no ASCII control
+// character, and every byte above sep+1. The last rule makes
+// concatenation order-preserving: a shorter value followed by the
+// separator sorts before any longer value that extends it.
 func checkChars(s string, sep byte) error {
 	if s == "" {
 		return ErrEmpty
@@ -69,7 +72,7 @@ func checkChars(s string, sep byte) error {
 		switch {
 		case c == sep:
 			return ErrSeparator
-		case c <= sep+1:
+		case c <= sep+1 || c == del:
 			return ErrReserved
 		case c >= utf8.RuneSelf:
 			ascii = false

@@ -20,7 +20,8 @@
 //   - [Enum]: a closed set of values of your own string type, encoded as
 //     themselves; anything else is [ErrNotInEnum], on encode and on decode.
 //   - [ID]: an identifier encoded as itself; the empty string, the
-//     separator, control characters, space and the punctuation at or below
+//     separator, ASCII control characters (DEL included), space and the
+//     punctuation at or below
 //     the separator's successor are refused, not escaped ([IDOptions] sets a
 //     maximum length).
 //   - [Time]: ISO-8601 in UTC at a fixed [Precision] ([Second], [Milli],

@@ -23,7 +23,7 @@ func Enum[S ~string](values ...S) Codec[S] {
 		for i := 0; i < len(v); i++ {
 			c.low = min(c.low, v[i])
 		}
-		c.invalid = c.invalid || v == "" || !utf8.ValidString(string(v))
+		c.invalid = c.invalid || v == "" || !utf8.ValidString(string(v)) || strings.IndexByte(string(v), del) >= 0
 	}
 	switch {
 	case len(values) == 0:
@@ -38,7 +38,7 @@ func Enum[S ~string](values ...S) Codec[S] {
 type enumCodec[S ~string] struct {
 	values  []S
 	low     byte // the smallest byte in any value, at most utf8.RuneSelf
-	invalid bool // some value is empty or invalid UTF-8
+	invalid bool // some value is empty, invalid UTF-8 or holds DEL
 	err     error
 }
 

@@ -62,6 +62,7 @@ func TestEnumDefinition(t *testing.T) {
 		{"space", []Status{"ON HOLD"}, '#', keys.ErrReserved},
 		{"successor of separator", []Status{"A$"}, '#', keys.ErrReserved},
 		{"invalid UTF-8", []Status{"A\xff"}, '#', keys.ErrMalformed},
+		{"DEL", []Status{"A\x7f"}, '#', keys.ErrReserved},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := keys.NewKey1(keys.Enum(tc.values...), keys.WithSeparator(tc.sep))
@@ -70,6 +71,14 @@ func TestEnumDefinition(t *testing.T) {
 				wantErr(t, err, tc.also)
 			}
 			wantSegment(t, err, 1, "enum")
+			// Used without a key, the codec refuses the value itself.
+			if tc.also != nil && len(tc.values) > 0 && tc.values[len(tc.values)-1] != "" {
+				v := tc.values[len(tc.values)-1]
+				_, err = keys.Enum(tc.values...).Append(nil, tc.sep, v)
+				wantErr(t, err, tc.also)
+				_, err = keys.Enum(tc.values...).Parse(string(v), tc.sep)
+				wantErr(t, err, tc.also)
+			}
 		})
 	}
 }

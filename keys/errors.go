@@ -14,7 +14,8 @@ var (
 	ErrSeparator = errors.New("keys: value contains the separator")
 
 	// ErrReserved: a value contains a byte at or below the separator's
-	// successor (with '#': control characters, space, '!', '"' and '$').
+	// successor (with '#': control characters, space, '!', '"' and '$'),
+	// or DEL (0x7F), the other ASCII control character.
 	// Such bytes would sort a longer value before a shorter one across the
 	// separator, or collide with the bounds that range conditions use.
 	ErrReserved = errors.New("keys: value contains a reserved character (control, space, or punctuation at or below the separator's successor)")

@@ -30,9 +30,10 @@ func MaxLen(n int) func(*IDOptions) {
 // identifier encodes as itself: no escaping, so keys stay readable and
 // byte order is the identifiers' own order. The codec refuses what would
 // make the key ambiguous or misordered instead of escaping it: the empty
-// string ([ErrEmpty]), the separator ([ErrSeparator]), control
-// characters, space and the punctuation that sorts at or below the
-// separator's successor ([ErrReserved]; with '#': '!', '"', '#', '$'),
+// string ([ErrEmpty]), the separator ([ErrSeparator]), ASCII control
+// characters (below space, and DEL), space and the punctuation that sorts
+// at or below the separator's successor ([ErrReserved]; with '#': '!',
+// '"', '#', '$'),
 // invalid UTF-8 ([ErrMalformed]) and values longer than [IDOptions.MaxLen]
 // ([ErrTooLong]). Letters, digits, '-', '_', '.', ':', '@', '/' and any
 // non-ASCII character are fine.
@@ -146,12 +147,15 @@ func prevRune(r, lowest rune, avail int) (rune, bool) {
 	case avail == 2:
 		p = min(p, 0x7FF)
 	case avail == 1:
-		p = min(p, utf8.RuneSelf-1)
+		p = min(p, del-1)
 	default:
 		return 0, false
 	}
 	if p >= 0xD800 && p <= 0xDFFF { // surrogates are not valid UTF-8
 		p = 0xD7FF
+	}
+	if p == del { // a control character
+		p--
 	}
 	if p < lowest {
 		return 0, false
@@ -159,7 +163,7 @@ func prevRune(r, lowest rune, avail int) (rune, bool) {
 	return p, true
 }
 
-// fill writes the greatest valid UTF-8 string of at most n bytes.
+// fill writes the greatest valid identifier of at most n bytes.
 func fill(b *strings.Builder, n int) {
 	for ; n >= 4; n -= 4 {
 		b.WriteRune(utf8.MaxRune)
@@ -170,6 +174,6 @@ func fill(b *strings.Builder, n int) {
 	case 2:
 		b.WriteRune(0x7FF)
 	case 1:
-		b.WriteByte(utf8.RuneSelf - 1)
+		b.WriteByte(del - 1)
 	}
 }

@@ -14,7 +14,7 @@ func TestGreatestBelow(t *testing.T) {
 		ok   bool
 	}{
 		{"b", 1, "a", true},
-		{"b", 2, "a\x7f", true},
+		{"b", 2, "a~", true}, // DEL, above '~', is a control character
 		{"b", 3, "a\u07ff", true},
 		{"b", 4, "a\uffff", true},
 		{"b", 5, "a\U0010FFFF", true},
@@ -24,8 +24,9 @@ func TestGreatestBelow(t *testing.T) {
 		{"%", 8, "", false},           // nothing below the smallest identifier
 		{"%%", 8, "%", true},          // its prefix
 		{"\uE000", 3, "\uD7FF", true}, // surrogates are skipped
-		{"é", 1, "\x7f", true},        // a smaller rune that fits
-		{"aé", 2, "a\x7f", true},
+		{"é", 1, "~", true},           // a smaller rune that fits
+		{"aé", 2, "a~", true},
+		{"a\u0080", 2, "a~", true}, // DEL is skipped
 	} {
 		got, ok := greatestBelow(tc.s, '#', tc.m)
 		if got != tc.want || ok != tc.ok {
@@ -41,6 +42,7 @@ func FuzzGreatestBelow(f *testing.F) {
 	f.Add("b", "a~", uint8(3))
 	f.Add("a%", "a", uint8(8))
 	f.Add("aé", "a\x7f", uint8(2))
+	f.Add("a\u0080", "a~", uint8(3))
 	f.Add("\U00010000", "\uFFFF", uint8(3))
 	f.Fuzz(func(t *testing.T, s, cand string, m8 uint8) {
 		m := int(m8%12) + 1

@@ -31,6 +31,7 @@ func TestID(t *testing.T) {
 		{"space", "a b", '#', keys.ErrReserved},
 		{"tab", "a\tb", '#', keys.ErrReserved},
 		{"NUL", "a\x00", '#', keys.ErrReserved},
+		{"DEL", "a\x7fb", '#', keys.ErrReserved},
 		{"quote", `a"b`, '#', keys.ErrReserved},
 		{"bang", "a!b", '#', keys.ErrReserved},
 		{"successor of separator", "a$b", '#', keys.ErrReserved},
@@ -80,7 +81,7 @@ func validID(s string, max int) error {
 		return keys.ErrTooLong
 	case strings.IndexByte(s, '#') >= 0:
 		return keys.ErrSeparator
-	case strings.IndexFunc(s, func(r rune) bool { return r <= '$' }) >= 0:
+	case strings.IndexFunc(s, func(r rune) bool { return r <= '$' || r == 0x7F }) >= 0:
 		return keys.ErrReserved
 	case !utf8.ValidString(s):
 		return keys.ErrMalformed

@@ -25,6 +25,8 @@ func TestOptions(t *testing.T) {
 		{"separator space", []func(*keys.Options){keys.WithSeparator(' ')}, "", keys.ErrDefinition},
 		{"prefix with separator", []func(*keys.Options){keys.WithPrefix("A#B")}, "", keys.ErrSeparator},
 		{"prefix with space", []func(*keys.Options){keys.WithPrefix("A B")}, "", keys.ErrReserved},
+		{"prefix with DEL", []func(*keys.Options){keys.WithPrefix("A\x7f")}, "", keys.ErrReserved},
+		{"prefix not UTF-8", []func(*keys.Options){keys.WithPrefix("A\xfe")}, "", keys.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k, err := keys.NewKey2(id, id, tc.opts...)

@@ -30,6 +30,8 @@ func TestLiteralDefinition(t *testing.T) {
 		{"", keys.ErrEmpty},
 		{"A#B", keys.ErrSeparator},
 		{"A B", keys.ErrReserved},
+		{"A\x7f", keys.ErrReserved},
+		{"A\xff", keys.ErrMalformed},
 	} {
 		_, err := keys.NewKey2(keys.ID[string](), keys.Literal(tc.lit))
 		wantErr(t, err, keys.ErrDefinition)

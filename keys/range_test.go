@@ -206,9 +206,10 @@ type rtuple struct {
 }
 
 // idAlphabet gives the fuzzer identifiers that collide and sit at the
-// edges of the order: the smallest character, a few ASCII ones, DEL, a
+// edges of the order: the smallest character, a few ASCII ones, the
+// greatest ASCII one ('~', below DEL), the smallest 2-byte rune, another
 // 2-byte rune and the greatest rune.
-var idAlphabet = []string{"%", "-", "a", "b", "~", "\x7f", "é", "\U0010FFFF"}
+var idAlphabet = []string{"%", "-", "a", "b", "~", "\u0080", "é", "\U0010FFFF"}
 
 func fuzzID(b string) string {
 	var out strings.Builder
