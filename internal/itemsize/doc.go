@@ -13,9 +13,20 @@
 // [ParseDecimal] parses a number and refuses what DynamoDB refuses (bad
 // syntax, more than 38 significant digits, a magnitude outside 1E-130 to
 // below 1E+126). A [Decimal] knows its stored size ([Decimal.Size]), its
-// canonical text ([Decimal.Canonical]) and whether it equals another
-// ([Decimal.Equal]): "1.0" is "1".
+// canonical text, the one DynamoDB stores and returns ([Decimal.Canonical]:
+// "1.50e2" is "150", "-0" is "0"), and whether it equals another
+// ([Decimal.Equal]).
+//
+// # Values DynamoDB would refuse or change
+//
+// [Check] is [Size] that also reports, as an [*InvalidError] with the path
+// to it, the first part of a value DynamoDB would refuse (an invalid
+// number, anywhere: sets, lists, maps) or store changed (a string, set
+// element or map key that is not valid UTF-8, which the SDK sends with
+// U+FFFD for each invalid byte). Every write of the root package measures
+// its item with it, so the check costs one pass over the strings.
 //
 // Both the root package (which refuses items over 400 KB and invalid
-// number keys) and sparse (which estimates write costs) use this package.
+// values, and keeps number keys in canonical form) and sparse (which
+// estimates write costs) use this package.
 package itemsize

@@ -1,7 +1,5 @@
 package itemsize
 
-import "strconv"
-
 // Decimal is a number in DynamoDB's canonical form: the value is
 // 0.D × 10^exp, where D are the significant digits of its text in order
 // (no leading or trailing zero); zero has no digits. The zero Decimal is
@@ -27,6 +25,22 @@ const (
 // what DynamoDB refuses: bad syntax, more than 38 significant digits, a
 // magnitude below 1E-130 or from 1E+126 up.
 func ParseDecimal(s string) (Decimal, bool) {
+	d, why := parseDecimal(s)
+	return d, why == ""
+}
+
+// Why a number is refused, in the words of [InvalidError].
+const (
+	whySyntax    = "not a number"
+	whyDigits    = "more than 38 significant digits"
+	whyTooLarge  = "magnitude of 1E+126 or more"
+	whyTooSmall  = "magnitude below 1E-130"
+	whyNotFinite = "NaN and infinities are not numbers DynamoDB stores"
+)
+
+// parseDecimal is ParseDecimal saying why a number is refused ("" when
+// it is not).
+func parseDecimal(s string) (Decimal, string) {
 	d := Decimal{s: s, first: -1}
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
@@ -62,19 +76,19 @@ func ParseDecimal(s string) (Decimal, bool) {
 		case c == 'e' || c == 'E':
 			e, ok := parseExponent(s[i+1:])
 			if !ok || seen == 0 {
-				return d, false
+				return d, whySyntax
 			}
 			d.exp = e
 			i = len(s)
 		default:
-			return d, false
+			return d, syntaxWhy(s)
 		}
 	}
 	if seen == 0 {
-		return d, false
+		return d, syntaxWhy(s)
 	}
 	if d.first < 0 || lastNonZero < 0 {
-		return Decimal{s: s, first: -1}, true // zero, whatever its sign
+		return Decimal{s: s, first: -1}, "" // zero, whatever its sign
 	}
 	for j := d.first; j <= lastNonZero; j++ {
 		if s[j] != '.' {
@@ -86,7 +100,25 @@ func ParseDecimal(s string) (Decimal, bool) {
 	} else {
 		d.exp -= leadingFrac
 	}
-	return d, d.digits <= maxDigits && d.exp >= minExp && d.exp <= maxExp
+	switch {
+	case d.digits > maxDigits:
+		return d, whyDigits
+	case d.exp > maxExp:
+		return d, whyTooLarge
+	case d.exp < minExp:
+		return d, whyTooSmall
+	}
+	return d, ""
+}
+
+// syntaxWhy names NaN and the infinities, which Go prints for floats that
+// are not numbers.
+func syntaxWhy(s string) string {
+	switch s {
+	case "NaN", "+Inf", "-Inf", "Inf":
+		return whyNotFinite
+	}
+	return whySyntax
 }
 
 // parseExponent parses the digits after 'e', with an optional sign.
@@ -130,25 +162,52 @@ func (d Decimal) Size() int {
 	return size
 }
 
-// Canonical returns the number as "-0.D e exp": equal numbers, equal texts.
+// Canonical returns the number as DynamoDB stores and returns it, checked
+// value by value against DynamoDB Local: plain decimal notation without
+// exponent, sign "+", leading zeros or trailing fractional zeros; "-" only
+// before a non-zero number ("-0" is "0"). "1.50e2" is "150", "1e-5" is
+// "0.00001". Equal numbers have equal texts. A text already canonical is
+// returned as it is, without allocating.
 func (d Decimal) Canonical() string {
 	if d.digits == 0 {
 		return "0"
 	}
-	b := make([]byte, 0, d.digits+16)
+	var buf [48]byte
+	b := d.appendCanonical(buf[:0])
+	if string(b) == d.s {
+		return d.s
+	}
+	return string(b)
+}
+
+// appendCanonical appends the canonical text of a non-zero d.
+func (d Decimal) appendCanonical(b []byte) []byte {
 	if d.neg {
 		b = append(b, '-')
 	}
-	b = append(b, "0."...)
-	for i, k := d.first, 0; k < d.digits; i++ {
-		if d.s[i] != '.' {
-			b = append(b, d.s[i])
-			k++
-		}
+	if d.exp <= 0 {
+		b = append(b, "0."...)
+		b = appendZeros(b, -d.exp)
 	}
-	b = append(b, 'e')
-	b = strconv.AppendInt(b, int64(d.exp), 10)
-	return string(b)
+	for i, k := d.first, 0; k < d.digits; i++ {
+		if d.s[i] == '.' {
+			continue
+		}
+		if k == d.exp && k > 0 {
+			b = append(b, '.')
+		}
+		b = append(b, d.s[i])
+		k++
+	}
+	return appendZeros(b, d.exp-d.digits)
+}
+
+// appendZeros appends n zeros (none when n <= 0).
+func appendZeros(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, '0')
+	}
+	return b
 }
 
 // Equal reports whether d and o are the same number.

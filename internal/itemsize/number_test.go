@@ -91,8 +91,81 @@ func FuzzDecimal(f *testing.F) {
 		if !ok || c.Cmp(ra) != 0 {
 			t.Errorf("Canonical(%q) = %q, another value", a, da.Canonical())
 		}
+		if again, ok := ParseDecimal(da.Canonical()); !ok || again.Canonical() != da.Canonical() || again.Size() != da.Size() {
+			t.Errorf("Canonical(%q) = %q is not a canonical text of the same size", a, da.Canonical())
+		}
 		if s := da.Size(); s < 1 || s > 22 {
 			t.Errorf("Size(%q) = %d, outside 1..22", a, s)
 		}
 	})
+}
+
+// canonicalForms are the texts DynamoDB Local 3.3 returns for numbers
+// written in other ways (put as keys and read back); the root package's
+// TestCanonicalFormsMatchDynamoDB checks its keys against Local again.
+var canonicalForms = map[string]string{
+	"-0": "0", "0": "0", "0.000": "0", "-0.0e5": "0", "00": "0", "0e500": "0",
+	"1.0": "1", "1e2": "100", "1E2": "100", "1e+3": "1000", "1.e3": "1000", "+5": "5", "007": "7", "5.": "5",
+	"0.10": "0.1", "1.50": "1.5", ".5": "0.5", "01e1": "10", "100": "100", "1e6": "1000000",
+	"1e-5": "0.00001", "1.5E-7": "0.00000015", "-1e-5": "-0.00001", "1e-4": "0.0001", "-12.3400e-2": "-0.1234",
+	"123456789012345678901234567890e10":      "1234567890123456789012345678900000000000",
+	"1e30":                                   "1" + strings.Repeat("0", 30),
+	"9.9e125":                                "99" + strings.Repeat("0", 124),
+	"1e-130":                                 "0." + strings.Repeat("0", 129) + "1",
+	"-1e-130":                                "-0." + strings.Repeat("0", 129) + "1",
+	"123e-130":                               "0." + strings.Repeat("0", 127) + "123",
+	"12345678901234567890123456789012345678": "12345678901234567890123456789012345678",
+	"0.012345678901234567890123456789012345678": "0.012345678901234567890123456789012345678",
+}
+
+func TestCanonical(t *testing.T) {
+	for in, want := range canonicalForms {
+		d, ok := ParseDecimal(in)
+		if !ok {
+			t.Errorf("ParseDecimal(%q) refused", in)
+			continue
+		}
+		if got := d.Canonical(); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCanonicalKeepsCanonicalTexts(t *testing.T) {
+	for _, s := range []string{"0", "12", "-1.5", "0.001", strings.Repeat("9", 38)} {
+		d, _ := ParseDecimal(s)
+		if n := testing.AllocsPerRun(10, func() { _ = d.Canonical() }); n != 0 {
+			t.Errorf("Canonical(%q) allocates %v times", s, n)
+		}
+	}
+}
+
+func TestWhyRefused(t *testing.T) {
+	for in, want := range map[string]string{
+		"NaN": whyNotFinite, "+Inf": whyNotFinite, "-Inf": whyNotFinite, "12abc": whySyntax, "": whySyntax, "1e": whySyntax,
+		strings.Repeat("1", 39): whyDigits, "1e126": whyTooLarge, "-1e200": whyTooLarge, "1e-131": whyTooSmall,
+	} {
+		if _, why := parseDecimal(in); why != want {
+			t.Errorf("parseDecimal(%q) refuses because %q, want %q", in, why, want)
+		}
+	}
+}
+
+func TestParseDecimalValidity(t *testing.T) {
+	valid := []string{"0", "-1", "+7", "1.5", ".5", "5.", "1e10", "1E-130", "-2.5e+3", "00012", "0.000",
+		strings.Repeat("9", 38), strings.Repeat("9", 38) + "000", "1" + strings.Repeat("0", 50),
+		"-1e-130", "0.1E-129", "9.9999999999999999999999999999999999999E+125", "0e999"}
+	invalid := []string{"", "-", "abc", "1.2.3", "1e", "e5", "1e+", "1ex", "--1", "1 ", "NaN", "Infinity", "0x10",
+		strings.Repeat("9", 39), "1." + strings.Repeat("1", 38),
+		"1e-131", "-0.01E-129", "1E+126", "10e125", "1" + strings.Repeat("0", 126), "1e+200", "-1e-200"}
+	for _, s := range valid {
+		if _, ok := ParseDecimal(s); !ok {
+			t.Errorf("%q refused", s)
+		}
+	}
+	for _, s := range invalid {
+		if _, ok := ParseDecimal(s); ok {
+			t.Errorf("%q accepted", s)
+		}
+	}
 }

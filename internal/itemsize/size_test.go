@@ -43,12 +43,12 @@ var numberSizes = map[string]int{
 
 func TestNumberSize(t *testing.T) {
 	for in, want := range numberSizes {
-		if got := numberSize(in); got != want {
+		if got, _ := numberSize(in, false); got != want {
 			t.Errorf("numberSize(%q) = %d, want %d", in, got, want)
 		}
 	}
 	// Not a number: every digit counted, as an upper bound.
-	if got := numberSize("12x4"); got != 3 {
+	if got, _ := numberSize("12x4", false); got != 3 {
 		t.Errorf("numberSize(12x4) = %d, want 3", got)
 	}
 }

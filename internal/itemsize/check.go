@@ -1,0 +1,188 @@
+package itemsize
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Reason says why DynamoDB would refuse or change a value.
+type Reason uint8
+
+// The reasons of [InvalidError].
+const (
+	// BadUTF8: a string, set element or map key that is not valid UTF-8.
+	// The SDK sends each invalid byte as U+FFFD, so DynamoDB would store
+	// (and match, as a key) another string than the one given.
+	BadUTF8 Reason = iota + 1
+	// BadNumber: a number DynamoDB refuses (syntax, NaN or an infinity,
+	// more than 38 significant digits, a magnitude outside 1E-130 to below
+	// 1E+126).
+	BadNumber
+)
+
+// InvalidError reports the first part of an attribute's value that
+// DynamoDB would refuse or change.
+type InvalidError struct {
+	Attribute string // the attribute's name
+	// Path leads from the attribute to the bad part: "[i]" for an element
+	// of a list or set, ".k" for the entry k of a map (a key that is not
+	// a plain name is quoted: .["a b"]); empty for the attribute's value
+	// itself, or for a bad map key of the attribute's map.
+	Path   string
+	Value  string // the bad string, map key or number text
+	Key    bool   // Value is a map key
+	Reason Reason
+	Why    string // for a number, why it is refused
+}
+
+// Where is the attribute name followed by the path.
+func (e *InvalidError) Where() string { return e.Attribute + e.Path }
+
+// Error describes what is wrong and where.
+func (e *InvalidError) Error() string {
+	where := ""
+	if w := e.Where(); w != "" {
+		where = w + ": "
+	}
+	what := "value"
+	if e.Key {
+		what = "map key"
+	}
+	if e.Reason == BadNumber {
+		return fmt.Sprintf("%snumber %q: %s", where, e.Value, e.Why)
+	}
+	return fmt.Sprintf("%s%s %q is not valid UTF-8 (the SDK would send each invalid byte as U+FFFD)", where, what, e.Value)
+}
+
+// ParseNumber is [ParseDecimal] reporting a number DynamoDB refuses as an
+// [*InvalidError] that says why.
+func ParseNumber(s string) (Decimal, error) {
+	d, why := parseDecimal(s)
+	if why != "" {
+		return d, &InvalidError{Value: s, Reason: BadNumber, Why: why}
+	}
+	return d, nil
+}
+
+// Check returns [Size](name, av) and, when a part of av is something
+// DynamoDB would refuse or store changed, an [*InvalidError] naming it.
+// Check does not check name itself: names are checked once, where they
+// are defined.
+func Check(name string, av types.AttributeValue) (int, error) {
+	n, bad := measure(av, true)
+	if bad != nil {
+		bad.Attribute = name
+		return 0, bad
+	}
+	return len(name) + n, nil
+}
+
+// measure returns the size of av. When strict, it stops at the first part
+// DynamoDB would refuse or change and reports it; otherwise it counts an
+// invalid number as if each of its digits were significant.
+func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		if strict && !utf8.ValidString(x.Value) {
+			return 0, &InvalidError{Value: x.Value, Reason: BadUTF8}
+		}
+		return len(x.Value), nil
+	case *types.AttributeValueMemberN:
+		return numberSize(x.Value, strict)
+	case *types.AttributeValueMemberB:
+		return len(x.Value), nil
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+		return 1, nil
+	case *types.AttributeValueMemberSS:
+		n := 0
+		for i, s := range x.Value {
+			if strict && !utf8.ValidString(s) {
+				return 0, &InvalidError{Path: index(i), Value: s, Reason: BadUTF8}
+			}
+			n += len(s)
+		}
+		return n, nil
+	case *types.AttributeValueMemberNS:
+		n := 0
+		for i, s := range x.Value {
+			m, bad := numberSize(s, strict)
+			if bad != nil {
+				bad.Path = index(i)
+				return 0, bad
+			}
+			n += m
+		}
+		return n, nil
+	case *types.AttributeValueMemberBS:
+		n := 0
+		for _, b := range x.Value {
+			n += len(b)
+		}
+		return n, nil
+	case *types.AttributeValueMemberL:
+		n := 3
+		for i, e := range x.Value {
+			m, bad := measure(e, strict)
+			if bad != nil {
+				bad.Path = index(i) + bad.Path
+				return 0, bad
+			}
+			n += 1 + m
+		}
+		return n, nil
+	case *types.AttributeValueMemberM:
+		n := 3
+		for k, e := range x.Value {
+			if strict && !utf8.ValidString(k) {
+				return 0, &InvalidError{Value: k, Key: true, Reason: BadUTF8}
+			}
+			m, bad := measure(e, strict)
+			if bad != nil {
+				bad.Path = entry(k) + bad.Path
+				return 0, bad
+			}
+			n += 1 + len(k) + m
+		}
+		return n, nil
+	}
+	return 0, nil
+}
+
+// numberSize is the stored size of the number s. An invalid number is an
+// error when strict, and otherwise counts every digit as significant.
+func numberSize(s string, strict bool) (int, *InvalidError) {
+	d, why := parseDecimal(s)
+	if why == "" {
+		return d.Size(), nil
+	}
+	if strict {
+		return 0, &InvalidError{Value: s, Reason: BadNumber, Why: why}
+	}
+	digits := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			digits++
+		}
+	}
+	return (digits+1)/2 + 1, nil
+}
+
+func index(i int) string { return "[" + strconv.Itoa(i) + "]" }
+
+// entry is the path step to map entry k: .k, or .["k"] for a key that is
+// not a plain name (letters, digits, '_', '-').
+func entry(k string) string {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return ".[" + strconv.Quote(k) + "]"
+		}
+	}
+	if k == "" {
+		return `.[""]`
+	}
+	return "." + k
+}
