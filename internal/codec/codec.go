@@ -12,6 +12,17 @@
 // exactly (attributevalue falls back to a case-insensitive match), so an
 // attribute "pk" never lands in a field named "PK".
 //
+// Embedded structs are flattened as attributevalue flattens them,
+// unexported ones included (their exported fields are promoted). For
+// ErrUnsupported instead, because attributevalue would not encode them
+// field by field or cannot encode them at all: a struct that is a
+// Marshaler or an Unmarshaler, by its own method or one promoted from an
+// embedded type (attributevalue encodes the whole item with that method,
+// dropping the other fields); an embedded pointer to an unexported struct
+// with fields and an embedded unexported non-struct type (attributevalue
+// panics on them); two fields for one attribute at the same depth
+// (attributevalue drops both).
+//
 // The common kinds are read and written at the field's address (unsafe
 // loads and stores at offsets computed once from reflect). For a struct
 // made only of them, at fixed offsets (Direct), EncodeDirect and
@@ -341,6 +352,9 @@ func build(t reflect.Type) (*Codec, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("%w: %s is a %s, not a struct", ErrUnsupported, t, t.Kind())
 	}
+	if err := checkNotCustom(t); err != nil {
+		return nil, err
+	}
 	var cands []candidate
 	if err := walk(t, nil, false, map[reflect.Type]bool{}, &cands); err != nil {
 		return nil, err
@@ -398,9 +412,15 @@ func walk(t reflect.Type, index []int, viaPtr bool, onPath map[reflect.Type]bool
 			isPtr = true
 		}
 		if sf.Anonymous && tg.name == "" && ft.Kind() == reflect.Struct {
-			if !sf.IsExported() {
-				return fmt.Errorf("%w: %s embeds the unexported struct %s; export it or give it a dynamodbav name",
-					ErrUnsupported, t, sf.Type)
+			if !sf.IsExported() && isPtr {
+				// attributevalue panics decoding through it (it cannot
+				// allocate an unexported pointer).
+				var inside []candidate
+				if err := walk(ft, idx, true, onPath, &inside); err != nil || len(inside) > 0 {
+					return fmt.Errorf("%w: %s embeds a pointer to the unexported struct %s, which attributevalue cannot decode into; "+
+						"embed it by value, export it, or tag it dynamodbav:\"-\"", ErrUnsupported, t, ft)
+				}
+				continue
 			}
 			if err := walk(ft, idx, viaPtr || isPtr, onPath, out); err != nil {
 				return err
@@ -408,6 +428,11 @@ func walk(t reflect.Type, index []int, viaPtr bool, onPath map[reflect.Type]bool
 			continue
 		}
 		if !sf.IsExported() {
+			if sf.Anonymous {
+				// attributevalue takes it for a field and panics on it.
+				return fmt.Errorf("%w: %s embeds the unexported type %s, which attributevalue cannot encode; "+
+					"export it, make it a named field, or tag it dynamodbav:\"-\"", ErrUnsupported, t, sf.Type)
+			}
 			continue
 		}
 		name := sf.Name
@@ -466,6 +491,29 @@ func dominant(t reflect.Type, cands []candidate) ([]candidate, error) {
 		return len(a) < len(b)
 	})
 	return out, nil
+}
+
+// checkNotCustom refuses a struct type that is itself an attributevalue
+// Marshaler or Unmarshaler, usually through a method promoted from an
+// embedded type: attributevalue would then encode (or decode) the whole
+// item with that method alone, ignoring the other fields (MarshalMap even
+// returns an empty map when the method does not return a map), which the
+// codec, working field by field, cannot match.
+func checkNotCustom(t reflect.Type) error {
+	implements := func(i reflect.Type) bool { return t.Implements(i) || reflect.PointerTo(t).Implements(i) }
+	method := ""
+	switch {
+	case implements(marshalerType):
+		method = "MarshalDynamoDBAttributeValue"
+	case implements(unmarshalerType):
+		method = "UnmarshalDynamoDBAttributeValue"
+	default:
+		return nil
+	}
+	return fmt.Errorf("%w: %s has the method %s (its own or promoted from an embedded type), with which "+
+		"attributevalue would encode or decode the whole item instead of its fields; give the embedded "+
+		"field a name (Money Money `dynamodbav:\"money\"`) so that the method applies to that attribute only",
+		ErrUnsupported, t, method)
 }
 
 func hasCustomCodec(t reflect.Type) bool {

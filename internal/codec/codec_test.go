@@ -310,11 +310,6 @@ func TestIntAccessors(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	type inner struct{ A string }
-	type embedsPrivate struct {
-		inner
-		B string
-	}
 	type X struct{ A string }
 	type Y struct{ A string }
 	type ambiguous struct {
@@ -331,7 +326,6 @@ func TestUnsupported(t *testing.T) {
 	}{
 		{"not a struct", reflect.TypeFor[string](), false},
 		{"pointer", reflect.TypeFor[*X](), false},
-		{"unexported embedded struct", reflect.TypeFor[embedsPrivate](), false},
 		{"ambiguous embedded fields", reflect.TypeFor[ambiguous](), false},
 		{"empty tag name keeps the Go name", reflect.TypeFor[emptyName](), true},
 	}
