@@ -16,8 +16,14 @@ import (
 //
 // T's exported fields are the item's attributes, named and encoded as the
 // attributevalue package does (`dynamodbav` tags, omitempty, embedded
-// structs). The table's primary key attributes are always derived, never
-// fields of T. An index key attribute is either derived (listed in Indexes)
+// structs, unexported ones included). [NewEntity] refuses a T that
+// attributevalue would not encode field by field: a T that is a Marshaler
+// or Unmarshaler, by its own method or one promoted from an embedded type
+// (attributevalue would encode the whole item with it; name the embedded
+// field instead), and the embedded unexported types attributevalue cannot
+// handle (a pointer to an unexported struct, an unexported non-struct).
+// The table's primary key attributes are always derived, never fields of
+// T. An index key attribute is either derived (listed in Indexes)
 // or an ordinary field of T: a native multi-attribute GSI over fields of T
 // needs no derivation, and an item leaves such an index when one of its
 // fields is omitted (omitempty, nil pointer with omitempty).
@@ -145,7 +151,7 @@ func (b *entityBuilder[T]) basics() error {
 	}
 	c, err := codec.For(b.goType)
 	if err != nil {
-		return b.fail("", "", EntityGoType, "T must be a struct", err)
+		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
 	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version}
 	return nil
