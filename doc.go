@@ -64,7 +64,14 @@
 // value the item is not in the index and none of the index's derived
 // attributes is written. A derived key value is never an empty string or a
 // placeholder: an empty, mistyped or over-long value is an [*ItemError]
-// before any request. The key attributes of a native multi-attribute GSI
+// before any request. No write sends a value that DynamoDB would refuse or
+// store changed, in a key or anywhere in the item (sets, lists, maps,
+// values of custom marshalers): a number it cannot store (NaN, an
+// infinity, more than 38 significant digits, a magnitude outside 1E-130
+// to below 1E+126) is [ItemBadNumber], and a string, set element or map
+// key that is not valid UTF-8 (the SDK would send U+FFFD for each invalid
+// byte, so two keys could become one) is [ItemBadString]; the error names
+// the attribute and the path inside it. The key attributes of a native multi-attribute GSI
 // may instead be ordinary fields of T; an item then leaves the index when
 // such a field is omitted (omitempty). Every item carries its entity type,
 // so [Table.Decode] decodes a mixed item collection (a customer and its

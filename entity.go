@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -148,6 +149,9 @@ func (b *entityBuilder[T]) basics() error {
 	}
 	if b.spec.Type == "" {
 		return b.fail("", "", EntityTypeName, "every entity needs a type name, stored in "+b.table.typeAttr, nil)
+	}
+	if !utf8.ValidString(b.spec.Type) {
+		return b.fail("", "", EntityTypeName, "not valid UTF-8: the SDK would send each invalid byte as U+FFFD", nil)
 	}
 	c, err := codec.For(b.goType)
 	if err != nil {

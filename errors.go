@@ -52,7 +52,7 @@ type SchemaProblem uint8
 // The problems [NewTable] reports.
 const (
 	SchemaName               SchemaProblem = iota + 1 // a table or index name is empty, too short or long, or has a character DynamoDB refuses
-	SchemaAttributeName                               // an attribute name is empty or longer than 255 bytes
+	SchemaAttributeName                               // an attribute name is empty, longer than 255 bytes or not valid UTF-8
 	SchemaAttributeType                               // an attribute type is not S, N or B
 	SchemaTypeConflict                                // one attribute is declared with two types
 	SchemaDuplicateIndex                              // two indexes have the same name
@@ -113,7 +113,7 @@ type EntityProblem uint8
 const (
 	EntityNoTable           EntityProblem = iota + 1 // the table is nil
 	EntityGoType                                     // T is not a struct the codec supports
-	EntityTypeName                                   // the entity-type name is empty
+	EntityTypeName                                   // the entity-type name is empty or not valid UTF-8
 	EntityDuplicateType                              // another entity has the type name on this table
 	EntityMissingKey                                 // a primary key attribute has no derivation
 	EntityNoSortKey                                  // a sort key derivation for a table without one
@@ -178,11 +178,12 @@ const (
 	ItemEmptyKey                          // a key attribute would be an empty string or binary
 	ItemKeyType                           // a key attribute value has the wrong type
 	ItemKeyTooLong                        // a key value exceeds DynamoDB's limit (2048 bytes partition, 1024 sort)
-	ItemBadNumber                         // a derived number is not a valid DynamoDB number
+	ItemBadNumber                         // a number DynamoDB refuses (NaN, infinite, over 38 digits, magnitude outside 1E-130..1E+126), in a key or any attribute
 	ItemTooLarge                          // the item exceeds 400 KB
 	ItemEncode                            // T could not be encoded (see Err)
 	ItemDecode                            // an item could not be decoded into T (see Err)
 	ItemVersioned                         // a versioned entity in a batch write, which cannot check versions
+	ItemBadString                         // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -196,6 +197,7 @@ var itemProblemText = map[ItemProblem]string{
 	ItemEncode:     "cannot encode",
 	ItemDecode:     "cannot decode",
 	ItemVersioned:  "versioned entity in a batch write",
+	ItemBadString:  "invalid UTF-8",
 }
 
 // String describes the problem.

@@ -1,9 +1,11 @@
 package keyfirst
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -67,7 +69,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 
 	n, err := e.encodeFields(v, p.item)
 	if err != nil {
-		return p, &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
+		return p, e.encodeError(err)
 	}
 	size += n
 	typeAV := &types.AttributeValueMemberS{Value: e.typeName}
@@ -93,7 +95,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
 				return p, e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
-			if err := e.checkKeyValue(d, av); err != nil {
+			if p.item[d.attr.Name], err = e.checkKeyValue(d, av); err != nil {
 				return p, err
 			}
 		}
@@ -121,10 +123,9 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) (size int
 			in = false
 			continue
 		}
-		if err := e.checkKeyValue(d, av); err != nil {
+		if vals[i], err = e.checkKeyValue(d, av); err != nil {
 			return 0, err
 		}
-		vals[i] = av
 	}
 	for i, d := range g.derived {
 		if in {
@@ -146,15 +147,14 @@ func (e *Entity[T]) derivePrimary(d derivation[T], v T) (types.AttributeValue, e
 	if !ok {
 		return nil, e.itemError(d, ItemMissingKey, "a primary key derivation must always give a value", nil)
 	}
-	if err := e.checkKeyValue(d, av); err != nil {
-		return nil, err
-	}
-	return av, nil
+	return e.checkKeyValue(d, av)
 }
 
-// checkKeyValue refuses what DynamoDB refuses as a key value: the wrong
-// type, an empty string or binary, an over-long value, an invalid number.
-func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) error {
+// checkKeyValue refuses what DynamoDB refuses or would change as a key
+// value: the wrong type, an empty string or binary, an over-long value, a
+// string that is not valid UTF-8 (the SDK would send another one), an
+// invalid number. It returns the value to use.
+func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
 	size := 0
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -162,33 +162,36 @@ func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) erro
 			break
 		}
 		if x.Value == "" {
-			return e.itemError(d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+			return nil, e.itemError(d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+		}
+		if !utf8.ValidString(x.Value) {
+			return nil, e.itemError(d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)
 	case *types.AttributeValueMemberN:
 		if d.attr.Type != types.ScalarAttributeTypeN {
 			break
 		}
-		if !validNumber(x.Value) {
-			return e.itemError(d, ItemBadNumber, fmt.Sprintf("%q", x.Value), nil)
+		if _, err := itemsize.ParseNumber(x.Value); err != nil {
+			return nil, e.itemError(d, ItemBadNumber, "", err)
 		}
-		return nil
+		return av, nil
 	case *types.AttributeValueMemberB:
 		if d.attr.Type != types.ScalarAttributeTypeB {
 			break
 		}
 		if len(x.Value) == 0 {
-			return e.itemError(d, ItemEmptyKey, "an empty binary is never a key value", nil)
+			return nil, e.itemError(d, ItemEmptyKey, "an empty binary is never a key value", nil)
 		}
 		size = len(x.Value)
 	}
 	if size == 0 {
-		return e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+		return nil, e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
 	}
 	if size > d.limit {
-		return e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+		return nil, e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
 	}
-	return nil
+	return av, nil
 }
 
 func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err error) *ItemError {
@@ -200,11 +203,33 @@ func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err
 // for reflection.
 func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue) (int, error) {
 	if e.codec.Direct() {
-		return e.codec.EncodeDirect(unsafe.Pointer(v), dst), nil
+		return e.codec.EncodeDirect(unsafe.Pointer(v), dst)
 	}
 	cp := new(T)
 	*cp = *v
 	return e.codec.Encode(reflect.ValueOf(cp).Elem(), dst)
+}
+
+// encodeError is the *ItemError of a field that could not be encoded: a
+// value DynamoDB would refuse or change is [ItemBadNumber] or
+// [ItemBadString] on its attribute, anything else [ItemEncode].
+func (e *Entity[T]) encodeError(err error) *ItemError {
+	var bad *itemsize.InvalidError
+	if !errors.As(err, &bad) {
+		return &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
+	}
+	ie := &ItemError{Entity: e.typeName, Attribute: bad.Attribute, Problem: ItemBadString, Detail: bad.Error()}
+	if bad.Reason == itemsize.BadNumber {
+		ie.Problem = ItemBadNumber
+	}
+	for _, g := range e.groups {
+		for _, d := range g.fields {
+			if d.attr.Name == bad.Attribute {
+				ie.Index = g.index // the field is a key of that index
+			}
+		}
+	}
+	return ie
 }
 
 // decode decodes a stored item of this entity type into T.
@@ -272,12 +297,4 @@ func avTypeName(av types.AttributeValue) string {
 		return "nothing"
 	}
 	return fmt.Sprintf("%T", av)
-}
-
-// validNumber reports whether DynamoDB accepts s as a number: an optional
-// sign, digits with an optional fraction, an optional exponent, at most 38
-// significant digits, a magnitude from 1E-130 to below 1E+126.
-func validNumber(s string) bool {
-	_, ok := itemsize.ParseDecimal(s)
-	return ok
 }

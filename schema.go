@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -401,6 +402,9 @@ func (v *schemaValidator) attributeName(index, name string) error {
 	if name == "" || len(name) > maxKeyAttributeNameBytes {
 		return v.fail(index, name, SchemaAttributeName, "attribute names have 1 to 255 bytes")
 	}
+	if !utf8.ValidString(name) {
+		return v.fail(index, name, SchemaAttributeName, "not valid UTF-8: the SDK would send each invalid byte as U+FFFD")
+	}
 	return nil
 }
 
@@ -498,8 +502,8 @@ func (v *schemaValidator) projection(index string, p Projection, k, primary KeyS
 	}
 	seen := map[string]bool{}
 	for _, a := range append(slices.Clone(p.NonKeyAttributes), typeAttr) {
-		if a == "" || len(a) > maxKeyAttributeNameBytes {
-			return out, v.fail(index, a, SchemaProjection, "projected attribute names have 1 to 255 bytes")
+		if a == "" || len(a) > maxKeyAttributeNameBytes || !utf8.ValidString(a) {
+			return out, v.fail(index, a, SchemaProjection, "projected attribute names have 1 to 255 bytes of valid UTF-8")
 		}
 		if k.has(a) || primary.has(a) {
 			if a == typeAttr {

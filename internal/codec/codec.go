@@ -23,6 +23,10 @@
 // panics on them); two fields for one attribute at the same depth
 // (attributevalue drops both).
 //
+// Encode also checks what it encodes: a number DynamoDB refuses or a string
+// that is not valid UTF-8, anywhere in a field, is an
+// [itemsize.InvalidError] (see [itemsize.Check]).
+//
 // The common kinds are read and written at the field's address (unsafe
 // loads and stores at offsets computed once from reflect). For a struct
 // made only of them, at fixed offsets (Direct), EncodeDirect and
@@ -191,7 +195,9 @@ func (c *Codec) Len() int { return len(c.fields) }
 func (c *Codec) Direct() bool { return c.direct }
 
 // Encode adds the attributes of v, a value of the codec's struct type, to
-// dst, and returns their size as [itemsize.Size] counts it.
+// dst, and returns their size as [itemsize.Size] counts it. A value that
+// DynamoDB would refuse or change (an invalid number, a string that is not
+// valid UTF-8, anywhere in a field) is an [*itemsize.InvalidError].
 func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
 	size := 0
 	for i := range c.fields {
@@ -210,8 +216,12 @@ func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (in
 			av = f.encodeAt(addressOf(fv))
 		}
 		if av != nil {
+			n, err := itemsize.Check(f.Name, av)
+			if err != nil {
+				return size, err
+			}
 			dst[f.Name] = av
-			size += itemsize.Size(f.Name, av)
+			size += n
 		}
 	}
 	return size, nil

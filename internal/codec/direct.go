@@ -20,16 +20,20 @@ import (
 
 // EncodeDirect is Encode for a Direct codec, given the address of the
 // struct. base does not escape.
-func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue) int {
+func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue) (int, error) {
 	size := 0
 	for i := range c.fields {
 		f := &c.fields[i]
 		if av := f.encodeAt(unsafe.Add(base, f.offset)); av != nil {
+			n, err := itemsize.Check(f.Name, av)
+			if err != nil {
+				return size, err
+			}
 			dst[f.Name] = av
-			size += itemsize.Size(f.Name, av)
+			size += n
 		}
 	}
-	return size
+	return size, nil
 }
 
 // DecodeDirect is Decode for a Direct codec, given the address of the

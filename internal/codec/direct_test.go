@@ -72,8 +72,8 @@ func TestDirectMatchesAttributeValue(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := map[string]types.AttributeValue{}
-			size := c.EncodeDirect(unsafe.Pointer(&v), got)
-			if !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
+			size, err := c.EncodeDirect(unsafe.Pointer(&v), got)
+			if err != nil || !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
 				t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, itemsize.ItemSize(want))
 			}
 			var mine, theirs flat
