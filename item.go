@@ -153,7 +153,9 @@ func (e *Entity[T]) derivePrimary(d derivation[T], v T) (types.AttributeValue, e
 // checkKeyValue refuses what DynamoDB refuses or would change as a key
 // value: the wrong type, an empty string or binary, an over-long value, a
 // string that is not valid UTF-8 (the SDK would send another one), an
-// invalid number. It returns the value to use.
+// invalid number. It returns the value to use: a number in DynamoDB's
+// canonical form ("-0" is "0", "1.50e2" is "150"), the form DynamoDB stores
+// and returns, so that keys compare as DynamoDB compares them.
 func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
 	size := 0
 	switch x := av.(type) {
@@ -172,10 +174,7 @@ func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (typ
 		if d.attr.Type != types.ScalarAttributeTypeN {
 			break
 		}
-		if _, err := itemsize.ParseNumber(x.Value); err != nil {
-			return nil, e.itemError(d, ItemBadNumber, "", err)
-		}
-		return av, nil
+		return e.canonicalNumber(d, x)
 	case *types.AttributeValueMemberB:
 		if d.attr.Type != types.ScalarAttributeTypeB {
 			break
@@ -192,6 +191,19 @@ func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (typ
 		return nil, e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
 	}
 	return av, nil
+}
+
+// canonicalNumber checks a number key value and returns it in canonical
+// form (x itself when it already is).
+func (e *Entity[T]) canonicalNumber(d derivation[T], x *types.AttributeValueMemberN) (types.AttributeValue, error) {
+	n, err := itemsize.ParseNumber(x.Value)
+	if err != nil {
+		return nil, e.itemError(d, ItemBadNumber, "", err)
+	}
+	if c := n.Canonical(); c != x.Value {
+		return &types.AttributeValueMemberN{Value: c}, nil
+	}
+	return x, nil
 }
 
 func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err error) *ItemError {

@@ -11,8 +11,11 @@ import (
 // Key is the primary key of an item of entity type T. Get one from
 // [Entity.Key], which derives it from a T whose key fields are set, and pass
 // it to [Entity.Get], [Entity.BatchGet] or [Entity.Modify]. A Key is a small
-// comparable value: use it as a map key. Its type parameter keeps the key of
-// one entity type from being used with another.
+// comparable value: use it as a map key. Its number values are held in the
+// canonical form DynamoDB stores them in ("-0" is "0", "1.50e2" is "150"),
+// so two Keys are equal exactly when DynamoDB takes them for one key. Its
+// type parameter keeps the key of one entity type from being used with
+// another.
 type Key[T any] struct {
 	pk, sk keyPart
 	_      [0]*T
