@@ -2,6 +2,7 @@ package keyfirst
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,30 +12,45 @@ import (
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
-// BatchGetError reports the keys of a batch read that were not read: when
-// the context ended, when a request failed, or when [Options.MaxAttempts]
-// rounds left some unprocessed. It wraps [ErrUnprocessed] and the cause.
+// BatchGetError reports a batch read that did not return every item it
+// found: the keys that were not read (when the context ended, when a
+// request failed, or when [Options.MaxAttempts] rounds left some
+// unprocessed), and the items that were read but could not be decoded,
+// each an [*OpError] with its key in Err. Each key is reported once: as
+// returned, as unprocessed, or in Err. It wraps [ErrUnprocessed] when
+// some keys are unprocessed, and the cause.
 type BatchGetError[T any] struct {
 	Unprocessed []Key[T] // in no particular order
 	Total       int      // the number of keys of the batch
-	Err         error    // the cause; nil when MaxAttempts ran out
+	Err         error    // the cause (and decode errors); nil when MaxAttempts ran out
 }
 
 // Error describes the failure with its facts.
 func (e *BatchGetError[T]) Error() string {
+	if len(e.Unprocessed) == 0 && e.Err != nil {
+		return fmt.Sprintf("keyfirst: BatchGet of %d keys: %v", e.Total, e.Err)
+	}
 	return batchErrorText(len(e.Unprocessed), e.Total, "keys", e.Err)
 }
 
-// Unwrap returns [ErrUnprocessed] and the cause.
-func (e *BatchGetError[T]) Unwrap() []error { return errfmt.Causes(ErrUnprocessed, e.Err) }
+// Unwrap returns [ErrUnprocessed] (when some keys are unprocessed) and the
+// cause.
+func (e *BatchGetError[T]) Unwrap() []error {
+	if len(e.Unprocessed) == 0 && e.Err != nil {
+		return []error{e.Err}
+	}
+	return errfmt.Causes(ErrUnprocessed, e.Err)
+}
 
 // BatchGet reads the items with the given keys with BatchGetItem, in
 // requests of at most 100 keys, retrying the keys DynamoDB leaves
 // unprocessed as [Table.BatchWrite] does. It returns the items found, in
 // the order of keys; a key without an item is skipped (compare with
 // [Entity.Key] to find which). A zero or duplicate key is refused before
-// any request. On a [*BatchGetError] the items read so far are returned
-// with it. [ConsistentRead] asks for strongly consistent reads.
+// any request. An item that cannot be decoded does not stop the batch: the
+// others are returned, with a [*BatchGetError] whose Err names it. On a
+// [*BatchGetError] the items read so far are returned with it.
+// [ConsistentRead] asks for strongly consistent reads.
 func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Key[T], optFns ...func(*Options)) ([]T, error) {
 	o, err := buildOptions("BatchGet", acceptConsistentRead|acceptRetry, optFns)
 	if err != nil {
@@ -53,6 +69,7 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	}
 	found := make([]T, len(keys))
 	have := make([]bool, len(keys))
+	var undecodable []error
 	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
 		for i, at := range chunk {
@@ -71,16 +88,16 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 		if err != nil {
 			return nil, err
 		}
-		for _, item := range out.Responses[e.table.name] {
+		// Match the whole response before taking anything from it: a
+		// response refused is the chunk unprocessed, nothing else.
+		items := out.Responses[e.table.name]
+		ats := make([]int, len(items))
+		for i, item := range items {
 			at, ok := index[e.table.pairOf(item)]
 			if !ok {
 				return nil, fmt.Errorf("keyfirst: BatchGetItem returned an item that was not asked for: %v", e.keyOfItem(item))
 			}
-			v, err := e.decode(item)
-			if err != nil {
-				return nil, e.opError("BatchGet", keys[at], err)
-			}
-			found[at], have[at] = v, true
+			ats[i] = at
 		}
 		var unprocessed []int
 		for _, k := range out.UnprocessedKeys[e.table.name].Keys {
@@ -90,6 +107,14 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 			}
 			unprocessed = append(unprocessed, at)
 		}
+		for i, item := range items {
+			v, err := e.decode(item)
+			if err != nil {
+				undecodable = append(undecodable, e.opError("BatchGet", keys[ats[i]], err))
+				continue
+			}
+			found[ats[i]], have[ats[i]] = v, true
+		}
 		return unprocessed, nil
 	})
 	items := make([]T, 0, len(keys))
@@ -98,10 +123,10 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 			items = append(items, found[i])
 		}
 	}
-	if len(left) == 0 && err == nil {
+	if len(left) == 0 && err == nil && undecodable == nil {
 		return items, nil
 	}
-	be := &BatchGetError[T]{Total: len(keys), Err: err}
+	be := &BatchGetError[T]{Total: len(keys), Err: errors.Join(append([]error{err}, undecodable...)...)}
 	for _, at := range left {
 		be.Unprocessed = append(be.Unprocessed, keys[at])
 	}

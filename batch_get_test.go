@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"go.uber.org/goleak"
@@ -175,5 +176,82 @@ func TestBatchGetRefusesItemsOfAnotherType(t *testing.T) {
 	_, err = s.customers.BatchGet(context.Background(), api, []keyfirst.Key[Customer]{mustKey(t, s.customers, c)})
 	if !errors.Is(err, keyfirst.ErrWrongEntityType) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestBatchGetReportsEachKeyOnce: an item that cannot be decoded, in a
+// request with good ones, is reported once, by its key, and the items
+// read with it are returned, not listed again as unprocessed.
+func TestBatchGetReportsEachKeyOnce(t *testing.T) {
+	t.Parallel()
+	client, s := localShop(t)
+	ctx := context.Background()
+	cs := customers(12)
+	var reqs []keyfirst.WriteRequest
+	keys := make([]keyfirst.Key[Customer], len(cs))
+	for i, c := range cs {
+		reqs = append(reqs, s.customers.PutRequest(c))
+		keys[i] = mustKey(t, s.customers, c)
+	}
+	if err := s.table.BatchWrite(ctx, client, reqs); err != nil {
+		t.Fatal(err)
+	}
+	// The 6th customer is stored with a value its field cannot hold.
+	bad := mustItem(t, s.customers, cs[5])
+	bad["admin"] = sAV("yes")
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table.Name()), Item: bad}); err != nil {
+		t.Fatal(err)
+	}
+
+	got, err := s.customers.BatchGet(ctx, client, keys)
+	var be *keyfirst.BatchGetError[Customer]
+	var ie *keyfirst.ItemError
+	var oe *keyfirst.OpError
+	if !errors.As(err, &be) || !errors.As(err, &ie) || ie.Problem != keyfirst.ItemDecode ||
+		!errors.As(err, &oe) || oe.Key != keys[5].String() {
+		t.Fatalf("err = %v, want a *BatchGetError with the decode error of %s", err, keys[5])
+	}
+	if len(be.Unprocessed) != 0 || errors.Is(err, keyfirst.ErrUnprocessed) {
+		t.Fatalf("%d keys reported unprocessed, all were read: %v", len(be.Unprocessed), err)
+	}
+	if len(got) != len(cs)-1 {
+		t.Fatalf("%d items returned, want the %d that decode", len(got), len(cs)-1)
+	}
+	for i, c := range append(append([]Customer{}, cs[:5]...), cs[6:]...) {
+		if got[i] != c {
+			t.Fatalf("item %d = %+v, want %+v", i, got[i], c)
+		}
+	}
+}
+
+// strayReader answers every request with one more item than asked for.
+type strayReader struct {
+	*flakyReader
+	stray map[string]types.AttributeValue
+}
+
+func (r strayReader) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
+	out, err := r.flakyReader.BatchGetItem(ctx, in, opts...)
+	for table := range in.RequestItems {
+		out.Responses[table] = append(out.Responses[table], r.stray)
+	}
+	return out, err
+}
+
+// TestBatchGetRefusesAWholeResponse: a response with an item not asked
+// for is refused whole: its keys are unprocessed, none of its items is
+// returned as well.
+func TestBatchGetRefusesAWholeResponse(t *testing.T) {
+	s := newShop(t, "")
+	cs := customers(3)
+	keys := make([]keyfirst.Key[Customer], len(cs))
+	for i, c := range cs {
+		keys[i] = mustKey(t, s.customers, c)
+	}
+	api := strayReader{readerOf(t, s, cs), mustItem(t, s.customers, Customer{ID: "stranger"})}
+	got, err := s.customers.BatchGet(context.Background(), api, keys)
+	var be *keyfirst.BatchGetError[Customer]
+	if !errors.As(err, &be) || !errors.Is(err, keyfirst.ErrUnprocessed) || len(be.Unprocessed) != 3 || len(got) != 0 {
+		t.Fatalf("%d items, err = %v", len(got), err)
 	}
 }

@@ -139,8 +139,10 @@
 // leaves unprocessed with exponential backoff and full jitter until done,
 // until the context ends, or until [Options.MaxAttempts] rounds; what is
 // left is reported in a [*BatchWriteError] or [*BatchGetError] wrapping
-// [ErrUnprocessed]. Duplicate keys and invalid items are refused before
-// any request. A batch is not a transaction: each item succeeds or fails
+// [ErrUnprocessed]. An item BatchGet reads but cannot decode does not stop
+// it: the [*BatchGetError] names that key, and every key is reported once
+// (returned, unprocessed or undecodable). Duplicate keys (numbers compared
+// by value) and invalid items are refused before any request. A batch is not a transaction: each item succeeds or fails
 // on its own.
 //
 // # Cost
