@@ -113,6 +113,11 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"partition value too long", query.Of(s.orders).Partition(query.S(strings.Repeat("x", 2049))), nil, query.ProblemPartition, nil},
 		{"keys error in the partition value", query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("a#b"))), nil, query.ProblemPartition, keys.ErrSeparator},
 		{"NaN", query.Of(s.orders).Partition(query.N(math.NaN())), nil, query.ProblemPartition, nil},
+		{"partition value not UTF-8", query.Of(s.orders).Partition(query.S("CUST#c\xff")), nil, query.ProblemPartition, nil},
+		{"encoded value not UTF-8", query.Of(s.orders).Partition(query.Encoded("CUST#c\xfd", nil)), nil, query.ProblemPartition, nil},
+		{"native part not UTF-8", query.Of(s.orders).Index("ByCustomerStatus").Partition(query.Strings([]string{"c1", "\xfe"}, nil)...),
+			nil, query.ProblemPartition, nil},
+		{"cursor not UTF-8", byCustomer.After(mangle(t, fromC1, "CANCELLED#", "CANCELLED\xff")), nil, query.ProblemCursor, query.ErrCursorMalformed},
 
 		// Sort key conditions.
 		{"keys error in the condition", byCustomer.Sort(statusDate.With1("BOGUS").Ge(jul1)), nil, query.ProblemSortKey, keys.ErrNotInEnum},
@@ -125,6 +130,9 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"raw BETWEEN upside down", byCustomer.SortAttr(query.Attr("OrderStatusDate").Between(query.S("b"), query.S("a"))), nil, query.ProblemSortKey, nil},
 		{"raw empty value", byCustomer.SortAttr(query.Attr("OrderStatusDate").Lt(query.S(""))), nil, query.ProblemSortKey, nil},
 		{"raw value too long", byCustomer.SortAttr(query.Attr("OrderStatusDate").Le(query.S(strings.Repeat("x", 1025)))), nil, query.ProblemSortKey, nil},
+		{"raw value not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").Lt(query.S("x\xff"))), nil, query.ProblemSortKey, nil},
+		{"raw upper bound not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").Between(query.S("a"), query.S("b\xff"))), nil, query.ProblemSortKey, nil},
+		{"begins_with prefix not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").BeginsWith("C\xff")), nil, query.ProblemSortKey, nil},
 
 		// Projection, options, client.
 		{"entity query on a KEYS_ONLY GSI: nothing to decode", query.Of(s.orders).Index("Keys").Partition(query.S("c1")), nil, query.ProblemProjection, nil},
@@ -175,6 +183,8 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"keys.Cond on a Number sort key", plain.Index("ByScore").Partition(query.S("b")).Sort(statusDate.With1(Cancelled).Ge(jul1)), query.ProblemSortKey},
 		{"begins_with on a Number sort key", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").BeginsWith("1")), query.ProblemSortKey},
 		{"raw BETWEEN of numbers upside down", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Between(query.N(10), query.N(9.5))), query.ProblemSortKey},
+		{"number above 1E+126", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Gt(query.N(1e200))), query.ProblemSortKey},
+		{"number below 1E-130", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Lt(query.N(-1e-200))), query.ProblemSortKey},
 		{"nil table", query.Collection(nil), query.ProblemSource},
 	}
 	for _, tt := range mixed {

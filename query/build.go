@@ -190,6 +190,8 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 		return f.fail(a.Name, p, "an empty value: DynamoDB refuses empty key values", nil)
 	case avLen(v.av) > limit:
 		return f.fail(a.Name, p, fmt.Sprintf("%d bytes, a key value has at most %d", avLen(v.av), limit), nil)
+	case avProblem(v.av) != "":
+		return f.fail(a.Name, p, fmt.Sprintf("%s: %s", v, avProblem(v.av)), nil)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -196,6 +197,10 @@ func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValu
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCursorMalformed, err)
 	}
+	if !utf8.Valid(raw) {
+		// encoding/json would read each invalid byte as U+FFFD: another key.
+		return nil, fmt.Errorf("%w: not valid UTF-8", ErrCursorMalformed)
+	}
 	var p cursorPayload
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
@@ -237,7 +242,7 @@ func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 		switch {
 		case !ok:
 			return nil, outside(a.Name, "the resume key lacks a key attribute of the index")
-		case avType(v) != a.Type || !avValid(v) || avEmpty(v):
+		case avType(v) != a.Type || avProblem(v) != "" || avEmpty(v):
 			return nil, outside(a.Name, fmt.Sprintf("the resume key holds %s for an attribute of type %s", avString(v), a.Type))
 		}
 	}

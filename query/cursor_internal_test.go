@@ -192,7 +192,7 @@ func FuzzCursor(f *testing.F) {
 			}
 		}
 		_, err = p.resume(c)
-		inside := owner == "ann" && sk != "" && avValid(k["Rank"])
+		inside := owner == "ann" && sk != "" && avProblem(k["Rank"]) == ""
 		if (err == nil) != inside {
 			t.Fatalf("owner %q sk %q rank %q: %v", owner, sk, rank, err)
 		}

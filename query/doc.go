@@ -36,7 +36,11 @@
 //
 // The terminal calls take a context and a client (*dynamodb.Client, or
 // anything with its Query method: [keyfirst.QueryAPI]), check the query,
-// and return its first problem as an [*Error] before sending anything:
+// and return its first problem as an [*Error] before sending anything
+// (among them, every key value of the query, partition values, sort
+// conditions and the cursor's key alike, must be a value DynamoDB stores
+// as given: a string of valid UTF-8, which the SDK would otherwise send
+// with U+FFFD for each invalid byte, and a number DynamoDB accepts):
 //
 //   - [Query.Page] reads one page: exactly min(Limit, remaining) items
 //     over as many requests as needed, or one DynamoDB response without a

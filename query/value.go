@@ -3,14 +3,14 @@ package query
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"math/big"
 	"reflect"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // Value is one typed key value: a string (S), a number (N) or bytes (B),
@@ -37,8 +37,8 @@ func Encoded(v string, err error) Value {
 	return S(v)
 }
 
-// N is a number value. NaN and infinities are not numbers DynamoDB stores
-// and are kept as an error.
+// N is a number value. A number DynamoDB cannot store (NaN, an infinity,
+// a magnitude outside 1E-130 to below 1E+126) is kept as an error.
 func N[V keyfirst.Number](v V) Value {
 	rv := reflect.ValueOf(v)
 	var s string
@@ -48,11 +48,10 @@ func N[V keyfirst.Number](v V) Value {
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		s = strconv.FormatUint(rv.Uint(), 10)
 	default:
-		f := rv.Float()
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return Value{err: fmt.Errorf("query: %v is not a number DynamoDB can store", f)}
+		s = strconv.FormatFloat(rv.Float(), 'g', -1, rv.Type().Bits())
+		if _, err := itemsize.ParseNumber(s); err != nil {
+			return Value{err: fmt.Errorf("query: %w", err)}
 		}
-		s = strconv.FormatFloat(f, 'g', -1, rv.Type().Bits())
 	}
 	return Value{av: &types.AttributeValueMemberN{Value: s}}
 }
@@ -140,54 +139,22 @@ func avLen(av types.AttributeValue) int {
 	return 0
 }
 
-// maxNumberLen bounds the text of a number in a key.
-const maxNumberLen = 64
-
-// avValid reports whether a number is written as DynamoDB writes numbers:
-// an optional minus, digits, an optional fraction and an optional exponent
-// of at most three digits, 64 characters in all (DynamoDB keeps 38
-// significant digits and exponents within -130..125; the bounds keep a
-// hostile cursor from making comparisons expensive).
-func avValid(av types.AttributeValue) bool {
-	n, ok := av.(*types.AttributeValueMemberN)
-	if !ok {
-		return true
-	}
-	s := n.Value
-	if len(s) > maxNumberLen {
-		return false
-	}
-	digits := func() bool {
-		i := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
+// avProblem says why DynamoDB would refuse or change a key value: a
+// string that is not valid UTF-8 (the SDK would send U+FFFD for each
+// invalid byte, another key), a number DynamoDB does not store. It is ""
+// for a good value.
+func avProblem(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		if !utf8.ValidString(v.Value) {
+			return "not valid UTF-8: the SDK would send each invalid byte as U+FFFD, another key"
 		}
-		s = s[i:]
-		return i > 0
-	}
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if !digits() {
-		return false
-	}
-	if len(s) > 0 && s[0] == '.' {
-		s = s[1:]
-		if !digits() {
-			return false
+	case *types.AttributeValueMemberN:
+		if _, err := itemsize.ParseNumber(v.Value); err != nil {
+			return err.Error()
 		}
 	}
-	if len(s) > 0 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
-			s = s[1:]
-		}
-		rest := len(s)
-		if !digits() || rest-len(s) > 3 {
-			return false
-		}
-	}
-	return s == ""
+	return ""
 }
 
 // avEqual reports whether two scalar key values are equal as DynamoDB
@@ -208,12 +175,9 @@ func avEqual(a, b types.AttributeValue) bool {
 		if x.Value == y.Value {
 			return true
 		}
-		if !avValid(x) || !avValid(y) {
-			return false
-		}
-		rx, okx := new(big.Rat).SetString(x.Value)
-		ry, oky := new(big.Rat).SetString(y.Value)
-		return okx && oky && rx.Cmp(ry) == 0
+		dx, okx := itemsize.ParseDecimal(x.Value)
+		dy, oky := itemsize.ParseDecimal(y.Value)
+		return okx && oky && dx.Equal(dy)
 	}
 	return false
 }

@@ -28,10 +28,12 @@ func TestValue(t *testing.T) {
 		{"uint64 max", query.N(uint64(math.MaxUint64)), "N", "N:18446744073709551615"},
 		{"float64", query.N(2.5), "N", "N:2.5"},
 		{"float32", query.N(float32(0.1)), "N", "N:0.1"},
-		{"big float", query.N(1e300), "N", "N:1e+300"},
+		{"big float", query.N(1e125), "N", "N:1e+125"},
 		{"bytes, copied", b, "B", "B:0102"},
-		{"NaN", query.N(math.NaN()), "", "error: query: NaN is not a number DynamoDB can store"},
-		{"infinity", query.N(math.Inf(-1)), "", "error: query: -Inf is not a number DynamoDB can store"},
+		{"NaN", query.N(math.NaN()), "", `error: query: number "NaN": NaN and infinities are not numbers DynamoDB stores`},
+		{"infinity", query.N(math.Inf(-1)), "", `error: query: number "-Inf": NaN and infinities are not numbers DynamoDB stores`},
+		{"float above 1E+126", query.N(1e300), "", `error: query: number "1e+300": magnitude of 1E+126 or more`},
+		{"float below 1E-130", query.N(-1e-300), "", `error: query: number "-1e-300": magnitude below 1E-130`},
 		{"zero", query.Value{}, "", "(none)"},
 	}
 	for _, tt := range tests {
