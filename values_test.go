@@ -287,3 +287,34 @@ func TestFloatBoundsMatchDynamoDB(t *testing.T) {
 		}
 	}
 }
+
+// TestModifyRefusesInvalidValues: Modify builds its write with the same
+// item plan, so a change that DynamoDB would refuse or mangle is refused
+// before the write, and the stored item is left as it was.
+func TestModifyRefusesInvalidValues(t *testing.T) {
+	t.Parallel()
+	client := integration.Client(t)
+	d := newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
+	ctx := context.Background()
+	stored := flat{ID: "m", Name: "before", Tags: []string{"t"}, Ratio: 1}
+	if _, err := d.flats.Put(ctx, client, stored); err != nil {
+		t.Fatal(err)
+	}
+	k := mustKey(t, d.flats, stored)
+	for name, tc := range map[string]struct {
+		edit    func(*flat)
+		problem keyfirst.ItemProblem
+	}{
+		"NaN":           {func(f *flat) { f.Ratio = math.NaN() }, keyfirst.ItemBadNumber},
+		"invalid UTF-8": {func(f *flat) { f.Tags = append(f.Tags, "\xff") }, keyfirst.ItemBadString},
+	} {
+		_, err := d.flats.Modify(ctx, client, k, func(f *flat) error { tc.edit(f); return nil })
+		var ie *keyfirst.ItemError
+		if !errors.As(err, &ie) || ie.Problem != tc.problem {
+			t.Errorf("%s: err = %v, want an *ItemError %q", name, err, tc.problem)
+		}
+	}
+	if got, err := d.flats.Get(ctx, client, k, keyfirst.ConsistentRead()); err != nil || got.Name != "before" || len(got.Tags) != 1 || got.Ratio != 1 {
+		t.Fatalf("stored %+v, %v", got, err)
+	}
+}
