@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -47,11 +48,19 @@ func newPoints(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[poi
 	return table, e
 }
 
-func TestNumberKeysAreCanonical(t *testing.T) {
-	t.Parallel()
+// localPoints creates the points table in DynamoDB Local, for this test
+// only.
+func localPoints(t *testing.T) (*dynamodb.Client, *keyfirst.Table, *keyfirst.Entity[point]) {
+	t.Helper()
 	client := integration.Client(t)
 	base, _ := newPoints(t, "points")
 	table, points := newPoints(t, integration.CreateTable(t, base.CreateTableInput()))
+	return client, table, points
+}
+
+func TestNumberKeysAreCanonical(t *testing.T) {
+	t.Parallel()
+	client, table, points := localPoints(t)
 	ctx := context.Background()
 	negZero := math.Copysign(0, -1)
 	if _, err := points.Put(ctx, client, point{X: negZero, Y: "1.50e2", Label: "a"}); err != nil {
@@ -87,9 +96,7 @@ func TestNumberKeysAreCanonical(t *testing.T) {
 // keys and checks that each Key equals the key DynamoDB Local returns.
 func TestCanonicalFormsMatchDynamoDB(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	base, _ := newPoints(t, "points")
-	table, points := newPoints(t, integration.CreateTable(t, base.CreateTableInput()))
+	client, table, points := localPoints(t)
 	ctx := context.Background()
 	texts := []string{"-0", "0.000", "+5", "007", "0.10", "1.50", "1e2", "1E+2", "1e-5", "-12.3400e-2", ".5", "5.",
 		"123456789012345678901234567890e10", "1e-130", "-9.9e125", "0.012345678901234567890123456789012345678", "01e1"}

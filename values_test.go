@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -108,6 +109,13 @@ func newDocs(t testing.TB, name string) docs {
 		t.Fatal(err)
 	}
 	return docs{table, d, f}
+}
+
+// localDocs creates the docs table in DynamoDB Local, for this test only.
+func localDocs(t *testing.T) (*dynamodb.Client, docs) {
+	t.Helper()
+	client := integration.Client(t)
+	return client, newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
 }
 
 // valueCase is an item that must be refused: the problem and where.
@@ -225,8 +233,7 @@ func TestInvalidUTF8NamesAreRefused(t *testing.T) {
 // second over the first (each byte became U+FFFD).
 func TestInvalidUTF8KeysDoNotCollide(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	d := newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
+	client, d := localDocs(t)
 	ctx := context.Background()
 	for _, id := range []string{"user\xff", "user\xfe"} {
 		if _, err := d.flats.Put(ctx, client, flat{ID: id}); !errors.Is(err, keyfirst.ErrInvalidItem) {
@@ -269,8 +276,7 @@ func TestInvalidNumbersAreRefusedBeforeAnyRequest(t *testing.T) {
 // stores the first and refuses the others).
 func TestFloatBoundsMatchDynamoDB(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	d := newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
+	client, d := localDocs(t)
 	ctx := context.Background()
 	below126 := math.Nextafter(1e126, 0)
 	tests := []struct {
@@ -293,8 +299,7 @@ func TestFloatBoundsMatchDynamoDB(t *testing.T) {
 // before the write, and the stored item is left as it was.
 func TestModifyRefusesInvalidValues(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	d := newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
+	client, d := localDocs(t)
 	ctx := context.Background()
 	stored := flat{ID: "m", Name: "before", Tags: []string{"t"}, Ratio: 1}
 	if _, err := d.flats.Put(ctx, client, stored); err != nil {

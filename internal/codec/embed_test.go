@@ -37,6 +37,7 @@ type hidden struct {
 	secret string
 }
 
+// label is embedded, unexported, in the structs the codec must refuse.
 type label string
 
 // TestPromotedMarshalerIsRefused: a method promoted from an embedded type
@@ -152,4 +153,5 @@ func TestUnexportedEmbeddedFieldsAttributeValueCannotHandle(t *testing.T) {
 		}
 	}
 	mustCodec(t, reflect.TypeFor[ignoresThem]())
+	_ = []label{embedsLabel{}.label, ignoresThem{}.label} // the types are only read by reflection
 }

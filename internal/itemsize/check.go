@@ -86,10 +86,7 @@ func Check(name string, av types.AttributeValue) (int, error) {
 func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
-		if strict && !utf8.ValidString(x.Value) {
-			return 0, &InvalidError{Value: x.Value, Reason: BadUTF8}
-		}
-		return len(x.Value), nil
+		return stringSize(x.Value, strict)
 	case *types.AttributeValueMemberN:
 		return numberSize(x.Value, strict)
 	case *types.AttributeValueMemberB:
@@ -97,42 +94,14 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
 		return 1, nil
 	case *types.AttributeValueMemberSS:
-		n := 0
-		for i, s := range x.Value {
-			if strict && !utf8.ValidString(s) {
-				return 0, &InvalidError{Path: index(i), Value: s, Reason: BadUTF8}
-			}
-			n += len(s)
-		}
-		return n, nil
+		return elements(x.Value, strict, stringSize)
 	case *types.AttributeValueMemberNS:
-		n := 0
-		for i, s := range x.Value {
-			m, bad := numberSize(s, strict)
-			if bad != nil {
-				bad.Path = index(i)
-				return 0, bad
-			}
-			n += m
-		}
-		return n, nil
+		return elements(x.Value, strict, numberSize)
 	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, b := range x.Value {
-			n += len(b)
-		}
-		return n, nil
+		return elements(x.Value, strict, func(b []byte, _ bool) (int, *InvalidError) { return len(b), nil })
 	case *types.AttributeValueMemberL:
-		n := 3
-		for i, e := range x.Value {
-			m, bad := measure(e, strict)
-			if bad != nil {
-				bad.Path = index(i) + bad.Path
-				return 0, bad
-			}
-			n += 1 + m
-		}
-		return n, nil
+		n, bad := elements(x.Value, strict, measure)
+		return 3 + len(x.Value) + n, bad // 1 byte per element
 	case *types.AttributeValueMemberM:
 		n := 3
 		for k, e := range x.Value {
@@ -149,6 +118,30 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 		return n, nil
 	}
 	return 0, nil
+}
+
+// elements adds the sizes of the elements of a set or list; the first bad
+// one is reported with its index on its path.
+func elements[E any](es []E, strict bool, size func(E, bool) (int, *InvalidError)) (int, *InvalidError) {
+	n := 0
+	for i, e := range es {
+		m, bad := size(e, strict)
+		if bad != nil {
+			bad.Path = index(i) + bad.Path
+			return 0, bad
+		}
+		n += m
+	}
+	return n, nil
+}
+
+// stringSize is the size of s, an error when strict and s is not valid
+// UTF-8.
+func stringSize(s string, strict bool) (int, *InvalidError) {
+	if strict && !utf8.ValidString(s) {
+		return 0, &InvalidError{Value: s, Reason: BadUTF8}
+	}
+	return len(s), nil
 }
 
 // numberSize is the stored size of the number s. An invalid number is an
