@@ -54,3 +54,34 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("Check = %d, %v; Size = %d", size, err, Size("name", good))
 	}
 }
+
+// BenchmarkCheck measures what the checks add to Size, on the item of the
+// root package's benchmarks (eight fields and four derived keys).
+func BenchmarkCheck(b *testing.B) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	item := map[string]types.AttributeValue{
+		"PK": s("CUST#c000042"), "SK": s("ORDER#o000000017"), "GSI1PK": s("STATUS#CANCELLED"),
+		"GSI1SK": s("CANCELLED#2019-07-01T10:30:00.123456"), "_type": s("ORDER"),
+		"customer": s("c000042"), "id": s("o000000017"), "status": s("CANCELLED"),
+		"placedAt": s("2019-07-01T10:30:00.123456Z"), "total": n("12345"),
+		"tags": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("gift"), s("express")}},
+		"note": s("leave at the door"), "version": n("3"),
+	}
+	b.Run("Size", func(b *testing.B) {
+		for b.Loop() {
+			for name, av := range item {
+				_ = Size(name, av)
+			}
+		}
+	})
+	b.Run("Check", func(b *testing.B) {
+		for b.Loop() {
+			for name, av := range item {
+				if _, err := Check(name, av); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
