@@ -49,28 +49,23 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 		Item:                   p.item,
 		ReturnConsumedCapacity: o.returnCapacity(),
 	}
-	var cond *expression.ConditionBuilder
+	// Every put is conditional: it creates, or replaces an item of this
+	// entity type (with the expected version), never another type's item.
+	cond := e.absentOrOwnType()
 	switch {
 	case creating:
-		c := e.notExists()
-		cond = &c
+		cond = e.notExists()
 	case e.version != "":
-		c := e.hasVersion(expected)
-		cond = &c
-	default:
-		c := e.absentOrOwnType()
-		cond = &c
+		cond = e.hasVersion(expected)
 	}
-	if cond != nil {
-		x, err := expression.NewBuilder().WithCondition(*cond).Build()
-		if err != nil {
-			return item, err
-		}
-		in.ConditionExpression = x.Condition()
-		in.ExpressionAttributeNames = x.Names()
-		in.ExpressionAttributeValues = x.Values()
-		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	x, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return item, err
 	}
+	in.ConditionExpression = x.Condition()
+	in.ExpressionAttributeNames = x.Names()
+	in.ExpressionAttributeValues = x.Values()
+	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	err = sendWrite(e, o, "Put", p.key, expected, creating,
 		func() (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
 		func(out *dynamodb.PutItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
