@@ -41,7 +41,7 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
 				addCapacity(cc, p.opts.Capacity)
 				for i, it := range items {
-					v, err := q.src.decode(it)
+					v, err := q.src.decode(it, p.typed)
 					if err != nil {
 						itemErr = err
 						return i, true

@@ -205,3 +205,54 @@ func ExampleCollection() {
 	// issue 1
 	// (PK = "REPO#keyfirst") AND (SK BETWEEN "ISSUE#" AND "REPO#keyfirst")
 }
+
+// Seed 001: a dashboard lists open tickets from a GSI that projects only
+// what the dashboard shows. A Ticket read through it would lack its body
+// and pass for a whole ticket, so that read is refused before any request;
+// a view reads the projected fields into a type of its own, which no write
+// takes. (The client here answers with a stored item; use a
+// *dynamodb.Client.)
+func ExampleView() {
+	type Ticket struct {
+		ID      string `dynamodbav:"id"`
+		Subject string `dynamodbav:"subject"`
+		Body    string `dynamodbav:"body"`
+	}
+	type TicketLine struct {
+		ID      string `dynamodbav:"id"`
+		Subject string `dynamodbav:"subject"`
+	}
+	s := keyfirst.StringAttr
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
+		Name: "tickets", PartitionKey: s("PK"), SortKey: s("SK"),
+		GSIs: []keyfirst.Index{{Name: "Open", PartitionKey: []keyfirst.Attribute{s("OpenBucket")},
+			SortKey: []keyfirst.Attribute{s("OpenedAt")}, Projection: keyfirst.Include("id", "subject")}},
+	})
+	tickets, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
+		Type:         "TICKET",
+		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.S(func(Ticket) (string, error) { return "TICKET", nil }),
+		Indexes: map[string]keyfirst.IndexKeys[Ticket]{"Open": {
+			"OpenBucket": keyfirst.S(func(Ticket) (string, error) { return "OPEN", nil }),
+			"OpenedAt":   keyfirst.S(func(Ticket) (string, error) { return "2026-06-23T10:00:00Z", nil }),
+		}},
+	})
+	ctx := context.Background()
+	open := query.Of(tickets).Index("Open").Partition(query.S("OPEN"))
+
+	_, err := open.Page(ctx, printer{})
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		fmt.Println("refused:", qe.Problem, qe.Attribute)
+	}
+
+	item, _ := tickets.Item(Ticket{ID: "t1", Subject: "printer on fire", Body: "it is really on fire"})
+	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{item}}}}
+	page, err := query.View[TicketLine](open).Page(ctx, client)
+	fmt.Printf("%+v %v\n", page.Items, err)
+	fmt.Println("projection:", projected(client.ins[0].ExpressionAttributeNames, client.ins[0].ProjectionExpression))
+	// Output:
+	// refused: projection body
+	// [{ID:t1 Subject:printer on fire}] <nil>
+	// projection: [OpenBucket OpenedAt PK SK _type id subject]
+}

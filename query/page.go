@@ -49,7 +49,7 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 				page.Items = make([]T, 0, len(items))
 			}
 			for i, it := range items {
-				v, err := q.src.decode(it)
+				v, err := q.src.decode(it, p.typed)
 				if err != nil {
 					decodeErr = err
 					return i, true
