@@ -81,6 +81,19 @@
 // so a query never reads an item it does not return and sends no request
 // after its last item.
 //
+// # Items that do not decode
+//
+// A table lives longer than its code: it may hold items of an entity type
+// no longer registered, or that keyfirst did not write. A [Collection]
+// delivers such an item as an [Unknown] (its type and attributes), for the
+// type switch to handle: it counts as an item for the limit and the cursor
+// moves past it, so it neither vanishes nor blocks the collection. An
+// entity read ([Of]) that meets an item of another entity type, and any
+// read that meets an attribute that does not fit its field, stops before
+// the item with a [*DecodeError]: the page's cursor resumes at the item
+// (to read it again after a fix), the error's Skip after it (to read
+// past it).
+//
 // # Cursors
 //
 // A [Cursor] resumes exactly after the last item returned, also when a
@@ -110,6 +123,7 @@
 // with a [Problem] and the table, index and attribute concerned; a
 // refused cursor also matches its ErrCursor sentinel, and a keys or schema
 // error that caused the problem is wrapped too. A failed request is a
-// [*RequestError] wrapping the SDK's error (or the context's). Items that
-// cannot be decoded return the keyfirst package's errors.
+// [*RequestError] wrapping the SDK's error (or the context's). An item
+// that cannot be decoded is a [*DecodeError] wrapping the keyfirst
+// package's error.
 package query

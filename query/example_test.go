@@ -156,8 +156,10 @@ func ExampleAttr() {
 }
 
 // Seed 000: a repo and its issues live in one item collection; read
-// together, newest issue first, each item arrives as its own type. (The
-// client here answers with stored items; use a *dynamodb.Client.)
+// together, newest issue first, each item arrives as its own type, and an
+// item of a type no longer registered as a query.Unknown, neither dropped
+// nor in the way. (The client here answers with stored items; use a
+// *dynamodb.Client.)
 func ExampleCollection() {
 	type Repo struct{ Name string }
 	type Issue struct {
@@ -180,7 +182,12 @@ func ExampleCollection() {
 	repo, _ := repos.Item(Repo{Name: "keyfirst"})
 	issue2, _ := issues.Item(Issue{Repo: "keyfirst", Number: 2})
 	issue1, _ := issues.Item(Issue{Repo: "keyfirst", Number: 1})
-	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, issue2, issue1}}}}
+	// An item of a retired entity type, no longer registered.
+	label := map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "REPO#keyfirst"}, "SK": &types.AttributeValueMemberS{Value: "LABEL#bug"},
+		"_type": &types.AttributeValueMemberS{Value: "LABEL"},
+	}
+	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, label, issue2, issue1}}}}
 
 	q := query.Collection(table).
 		Partition(query.Encoded(repoKey.Encode("keyfirst"))).
@@ -196,11 +203,14 @@ func ExampleCollection() {
 			fmt.Println("repo", v.Name)
 		case Issue:
 			fmt.Println("issue", v.Number)
+		case query.Unknown:
+			fmt.Println("unknown", v.Type, v.Item["SK"].(*types.AttributeValueMemberS).Value)
 		}
 	}
 	fmt.Println(printed(client.ins[0]))
 	// Output:
 	// repo keyfirst
+	// unknown LABEL LABEL#bug
 	// issue 2
 	// issue 1
 	// (PK = "REPO#keyfirst") AND (SK BETWEEN "ISSUE#" AND "REPO#keyfirst")

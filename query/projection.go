@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -12,6 +13,23 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/codec"
 )
+
+// Unknown is an item of a mixed collection ([Collection]) whose
+// entity-type attribute names no entity type registered on the table: an
+// item of a retired type, or one that keyfirst did not write. It is
+// delivered as stored (as the index projects it, on an index) instead of
+// being dropped or stopping the read: it counts as an item for
+// [Query.Limit], and the cursor after it moves past it. A type switch over
+// a collection's items handles it like any other type:
+//
+//	case query.Unknown:
+//		log.Printf("legacy %q item %v", v.Type, v.Item["SK"])
+type Unknown struct {
+	// Type is the item's entity-type attribute; empty when it has none.
+	Type string
+	// Item is the item's attributes.
+	Item map[string]types.AttributeValue
+}
 
 // View reads the items of q into P, a struct of the caller's that holds
 // the attributes an access pattern needs: the way to read an index that
@@ -36,7 +54,7 @@ import (
 // [keyfirst.Entity.Modify]).
 //
 // A view of an entity's query ([Of]) refuses an item of another entity
-// type (an error) when the index holds the entity-type attribute;
+// type ([*DecodeError]) when the index holds the entity-type attribute;
 // on a KEYS_ONLY index it cannot tell, and the key condition alone must
 // select the entity's items. A view of a [Collection] decodes every item
 // into P, whatever its type.
@@ -56,7 +74,7 @@ type readKind uint8
 
 const (
 	readEntity     readKind = iota // a whole T of one entity type
-	readCollection                 // a whole item of any registered type
+	readCollection                 // a whole item of any registered type, or an Unknown
 	readView                       // a caller's struct P of some attributes
 )
 
@@ -86,9 +104,15 @@ func entitySource[T any](e *keyfirst.Entity[T], optFns []func(*Options)) *source
 }
 
 // collectionSource reads whole items of every entity type registered on
-// t.
+// t; an item of another type is an Unknown.
 func collectionSource(t *keyfirst.Table, optFns []func(*Options)) *source[any] {
-	decode := func(item map[string]types.AttributeValue, _ bool) (any, error) { return t.Decode(item) }
+	decode := func(item map[string]types.AttributeValue, _ bool) (any, error) {
+		v, err := t.Decode(item)
+		if errors.Is(err, keyfirst.ErrUnknownEntityType) {
+			return Unknown{Type: t.EntityType(item), Item: item}, nil
+		}
+		return v, err
+	}
 	return &source[any]{table: t, decode: decode, opts: slices.Clone(optFns), reads: reads{kind: readCollection}}
 }
 

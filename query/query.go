@@ -73,7 +73,7 @@ const (
 // Of starts a query of entity e: every item it returns is decoded into T
 // with [keyfirst.Entity.Decode]. The index read must project every
 // attribute of T (see [View] for the attributes of a partial one), and an
-// item of another entity type is an error (choose a sort key
+// item of another entity type is a [*DecodeError] (choose a sort key
 // condition that selects only T's items, or read a mixed collection with
 // [Collection]). optFns apply to every call of the query.
 func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
@@ -85,8 +85,9 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 
 // Collection starts a query of a mixed item collection of table t (a repo
 // and its issues): every item is decoded by [keyfirst.Table.Decode] into
-// the Go type of its entity (a T, not a *T), for a type switch. The index
-// read must hold the entity-type attribute and every attribute of
+// the Go type of its entity (a T, not a *T), for a type switch; an item
+// whose entity type is not registered on t arrives as an [Unknown]. The
+// index read must hold the entity-type attribute and every attribute of
 // each entity type that can be in it. optFns apply to every call of the
 // query.
 func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {

@@ -47,8 +47,8 @@ type scanSpec struct {
 }
 
 // ScanIndex starts a scan of the index called index, whose items decode
-// into T with [keyfirst.Entity.Decode] (an item of another type is an
-// error: a write-path bug that put it in the index). The index
+// into T with [keyfirst.Entity.Decode] (an item of another type is a
+// [*DecodeError]: a write-path bug that put it in the index). The index
 // must project every attribute of T, or the scan is refused with
 // [ProblemProjection]; [ScanView] reads the attributes of one that does
 // not. optFns apply to every call.
@@ -173,7 +173,7 @@ type batch struct {
 // The iterator is single-use: ranging over it a second time yields
 // [ErrReused]. Errors are yielded with the zero T and end the iteration:
 // first the scan's [*Error] (before any request), then the first
-// [*RequestError] of any segment, or a decoding error. [Options.Capacity]
+// [*RequestError] of any segment, or a [*DecodeError]. [Options.Capacity]
 // receives the capacity of every request, on the iterating goroutine.
 func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
 	build := func() (*scanPlan, error) { return s.plan(optFns) }
@@ -224,7 +224,7 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 			for _, it := range b.items {
 				v, err := s.src.decode(it, p.typed)
 				if err != nil {
-					yield(zero, err)
+					yield(zero, p.decodeError("Scan", it, err, false))
 					return
 				}
 				if !yield(v, nil) {
