@@ -88,6 +88,9 @@ type registered struct {
 	decode func(map[string]types.AttributeValue) (any, error)
 	// scannable names the Scannable indexes the entity's items can be in.
 	scannable []string
+	// fields are T's attributes; known adds the derived ones and the type
+	// attribute (sorted): every attribute an item of the entity can have.
+	fields, known []string
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -113,7 +116,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		e.known = append(e.known, name)
 	}
 	sort.Strings(e.known)
-	r := registered{scannable: b.scannable, decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {
