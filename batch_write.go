@@ -36,9 +36,11 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 
 // PutRequest builds a put of item for [Table.BatchWrite], with the same
 // derived attributes as [Entity.Put] (the attributes of the indexes the
-// item does not belong to are left out). A versioned entity cannot be
-// batch-written, because BatchWriteItem takes no condition to check the
-// version: use Put.
+// item does not belong to are left out). BatchWriteItem takes no
+// condition, so unlike Put a batch put does not check that an item already
+// stored under the key is of this entity type: it replaces whatever is
+// there. For the same reason a versioned entity cannot be batch-written:
+// use Put.
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, entity: e.typeName, value: item}
 	if e.version != "" {

@@ -24,6 +24,12 @@ func (e *Entity[T]) isOwnType() expression.ConditionBuilder {
 	return name(e.table.typeAttr).Equal(expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
 }
 
+// absentOrOwnType: no item has the key, or the item that has it is of this
+// entity type. It guards a Put that may create or replace.
+func (e *Entity[T]) absentOrOwnType() expression.ConditionBuilder {
+	return e.notExists().Or(e.isOwnType())
+}
+
 // hasVersion: an item of this type exists with version n.
 func (e *Entity[T]) hasVersion(n int64) expression.ConditionBuilder {
 	return e.isOwnType().And(

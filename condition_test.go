@@ -58,6 +58,11 @@ func TestConditionFailuresAreClassified(t *testing.T) {
 			_, err := s.orders.Put(context.Background(), api, v)
 			return err
 		}, nil, keyfirst.ErrVersionConflict, keyfirst.ConditionError{Err: keyfirst.ErrVersionConflict, Expected: 5}},
+		{"plain put over another type", func(api *refusingPut) error {
+			_, err := s.customers.Put(context.Background(), api, c)
+			return err
+		}, mustItem(t, ghosts, c), keyfirst.ErrWrongEntityType,
+			keyfirst.ConditionError{Err: keyfirst.ErrWrongEntityType, Found: true, FoundType: "GHOST"}},
 		{"create-only over another type", func(api *refusingPut) error {
 			_, err := s.customers.Put(context.Background(), api, c, keyfirst.CreateOnly())
 			return err
@@ -76,11 +81,5 @@ func TestConditionFailuresAreClassified(t *testing.T) {
 				t.Fatalf("request %+v", api.in)
 			}
 		})
-	}
-	// An unversioned Put without CreateOnly has no condition.
-	api := &refusingPut{}
-	_, _ = s.customers.Put(context.Background(), api, c)
-	if api.in.ConditionExpression != nil || api.in.ReturnValuesOnConditionCheckFailure != "" {
-		t.Fatalf("unconditional put sent %+v", api.in)
 	}
 }

@@ -73,7 +73,13 @@
 // byte, so two keys could become one) is [ItemBadString]; the error names
 // the attribute and the path inside it. The key attributes of a native multi-attribute GSI
 // may instead be ordinary fields of T; an item then leaves the index when
-// such a field is omitted (omitempty). Every item carries its entity type,
+// such a field is omitted (omitempty). Such a field is stored so that
+// DynamoDB orders it as Go orders its values: strings, numbers and []byte
+// as they are, a time.Time in UTC at a fixed width ([TimeKeyLayout]; query
+// it with [FormatTimeKey]); a number stored as a string, and a custom
+// marshaler behind a string or binary sort key, are refused by [NewEntity]
+// ([EntityFieldOrder]): derive those with a keys codec. Every item carries
+// its entity type,
 // so [Table.Decode] decodes a mixed item collection (a customer and its
 // orders) into the right Go types, and [Entity.Decode] refuses an item of
 // another type ([ErrWrongEntityType]).
@@ -98,7 +104,8 @@
 // a T with the same function: T's fields, the entity-type attribute, the
 // primary key and, for each index, either all of that index's derived key
 // attributes (the item belongs to the index) or none of them. Put writes
-// that item, in which the attributes of the indexes the item left are
+// that item (on the condition that the key holds no item of another entity
+// type), in which the attributes of the indexes the item left are
 // simply absent. Update sends one UpdateItem computed from it: SET for
 // every attribute the item has, REMOVE for every derived index attribute it
 // does not have and for every field of T it leaves out, on the condition

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -75,6 +76,9 @@ type derivation[T any] struct {
 	index string // "" for the primary key
 	limit int    // maximum value size in bytes
 	fn    Derive[T]
+	// timeKey: a time.Time field of T used as an index key, stored in
+	// TimeKeyLayout rather than in its attributevalue form.
+	timeKey bool
 }
 
 // indexGroup is what the entity writes for one index: the attributes it
@@ -91,6 +95,9 @@ type registered struct {
 	decode func(map[string]types.AttributeValue) (any, error)
 	// scannable names the Scannable indexes the entity's items can be in.
 	scannable []string
+	// fields are T's attributes; known adds the derived ones and the type
+	// attribute (sorted): every attribute an item of the entity can have.
+	fields, known []string
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -116,7 +123,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		e.known = append(e.known, name)
 	}
 	sort.Strings(e.known)
-	r := registered{scannable: b.scannable, decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {
@@ -259,7 +266,11 @@ func (b *entityBuilder[T]) indexGroups() error {
 				return b.fail(ks.IndexName, a.Name, EntityFieldType,
 					fmt.Sprintf("field %s is not a string, number or binary, the index key is %s", f.GoName, a.Type), nil)
 			}
-			g.fields = append(g.fields, derivation[T]{attr: a, index: ks.IndexName, limit: b.table.limit(a.Name)})
+			timeKey, err := b.orderedField(ks, a, f)
+			if err != nil {
+				return err
+			}
+			g.fields = append(g.fields, derivation[T]{attr: a, index: ks.IndexName, limit: b.table.limit(a.Name), timeKey: timeKey})
 		}
 		if len(g.derived) > 0 && len(missing) > 0 {
 			return b.fail(ks.IndexName, missing[0], EntityMissingKey,
@@ -273,6 +284,39 @@ func (b *entityBuilder[T]) indexGroups() error {
 		}
 	}
 	return nil
+}
+
+// orderedField checks a field of T that is a key attribute of index ks:
+// DynamoDB must order a sort key attribute as Go orders the field's values,
+// and one value must have one encoding. Strings, numbers stored as numbers
+// and []byte do; a time.Time is stored in [TimeKeyLayout] (timeKey); a
+// number stored as a string ("10" sorts before "9") is refused as a sort
+// key, and so is, for a string or binary key, a type whose encoding
+// keyfirst cannot see (a custom marshaler, an interface); such a field of
+// a number key is checked at each write to be a number, which DynamoDB
+// orders by value.
+func (b *entityBuilder[T]) orderedField(ks *KeySchema, a Attribute, f codec.Field) (timeKey bool, err error) {
+	t := f.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[time.Time]() && f.Kind == codec.AVString {
+		return true, nil
+	}
+	if !slices.Contains(ks.SortKey, a) {
+		return false, nil
+	}
+	switch {
+	case f.Kind == codec.AVUnknown && a.Type != types.ScalarAttributeTypeN:
+		return false, b.fail(ks.IndexName, a.Name, EntityFieldOrder, fmt.Sprintf(
+			"field %s (%s) encodes through a custom marshaler or by its dynamic value, so keyfirst cannot know that DynamoDB orders it as its values; "+
+				"derive the attribute in EntitySpec.Indexes with a keys codec (keys.Enum, keys.Int, keys.Time...)", f.GoName, f.Type), nil)
+	case f.Kind == codec.AVString && t.Kind() != reflect.String:
+		return false, b.fail(ks.IndexName, a.Name, EntityFieldOrder, fmt.Sprintf(
+			"field %s (%s) is stored as a decimal string, which DynamoDB orders by bytes (\"10\" < \"9\", \"-1\" < \"-2\"); "+
+				"store it as a number (drop the string option, make the key N) or derive the attribute with keys.Int or keys.Uint", f.GoName, f.Type), nil)
+	}
+	return false, nil
 }
 
 // versionField: the version attribute is an integer field of T, not a key.

@@ -125,6 +125,7 @@ const (
 	EntityFieldType                                  // a field of T that is an index key encodes to the wrong type
 	EntityVersion                                    // the version attribute is not an integer field of T or is a key
 	EntityScannableShared                            // another entity type can already be in this Scannable index
+	EntityFieldOrder                                 // a field of T that is an index sort key does not encode in its values' order
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -142,6 +143,7 @@ var entityProblemText = map[EntityProblem]string{
 	EntityFieldType:         "field type does not match the index key type",
 	EntityVersion:           "invalid version attribute",
 	EntityScannableShared:   "scannable index already holds another entity type",
+	EntityFieldOrder:        "field does not encode in its values' order",
 }
 
 // String describes the problem.

@@ -9,12 +9,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Put writes item, replacing any item with its key, and returns it as
-// stored. Every derived attribute is computed from item: the primary key,
+// Put writes item, replacing any item of this entity type with its key,
+// and returns it as stored. Every derived attribute is computed from item: the primary key,
 // and the key attributes of each index the item belongs to; the derived
 // attributes of the indexes it does not belong to are left out.
 //
-// With [CreateOnly], Put fails with [ErrAlreadyExists] when an item has the
+// Put never replaces an item of another entity type: when the key holds
+// one, the error wraps [ErrWrongEntityType] and nothing is written (the
+// same guard as every other write). With [CreateOnly], Put fails with [ErrAlreadyExists] when an item has the
 // key. For a versioned entity, an item with version 0 is created (as with
 // CreateOnly) with version 1, and an item with version n > 0 replaces the
 // stored item only if that one has version n, and is stored with n+1;
@@ -47,25 +49,23 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 		Item:                   p.item,
 		ReturnConsumedCapacity: o.returnCapacity(),
 	}
-	var cond *expression.ConditionBuilder
+	// Every put is conditional: it creates, or replaces an item of this
+	// entity type (with the expected version), never another type's item.
+	cond := e.absentOrOwnType()
 	switch {
 	case creating:
-		c := e.notExists()
-		cond = &c
+		cond = e.notExists()
 	case e.version != "":
-		c := e.hasVersion(expected)
-		cond = &c
+		cond = e.hasVersion(expected)
 	}
-	if cond != nil {
-		x, err := expression.NewBuilder().WithCondition(*cond).Build()
-		if err != nil {
-			return item, err
-		}
-		in.ConditionExpression = x.Condition()
-		in.ExpressionAttributeNames = x.Names()
-		in.ExpressionAttributeValues = x.Values()
-		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	x, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return item, err
 	}
+	in.ConditionExpression = x.Condition()
+	in.ExpressionAttributeNames = x.Names()
+	in.ExpressionAttributeValues = x.Values()
+	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	err = sendWrite(e, o, "Put", p.key, expected, creating,
 		func() (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
 		func(out *dynamodb.PutItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })

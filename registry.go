@@ -101,3 +101,29 @@ func (t *Table) indexNames() []string {
 	}
 	return out
 }
+
+// EntitiesIn returns the entity types registered on the table whose items
+// can be in the index called index ("" for the table itself, which holds
+// them all), each with the attributes of its T (its fields, as
+// [Entity.Attributes] returns them). An entity's items can be in a
+// secondary index when every key attribute of the index is derived by the
+// entity or is a field of its T. The query package uses it to refuse a
+// read of a mixed collection through an index that does not project whole
+// items. An unknown index has none.
+func (t *Table) EntitiesIn(index string) map[string][]string {
+	ks, ok := t.index(index)
+	if !ok {
+		return nil
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	out := map[string][]string{}
+	for _, name := range t.entityOrder {
+		r := t.entities[name]
+		if slices.ContainsFunc(ks.Attributes(), func(a Attribute) bool { _, found := slices.BinarySearch(r.known, a.Name); return !found }) {
+			continue
+		}
+		out[name] = slices.Clone(r.fields)
+	}
+	return out
+}

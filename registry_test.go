@@ -80,3 +80,27 @@ func TestEntityTypesInRegistrationOrder(t *testing.T) {
 		t.Fatalf("EntityTypes() = %v", got)
 	}
 }
+
+// EntitiesIn lists the entity types whose items can be in an index: those
+// that derive its key attributes or have them as fields.
+func TestEntitiesIn(t *testing.T) {
+	s := newShop(t, "")
+	orderAttrs := strings.Join(s.orders.Attributes(), " ")
+	customerAttrs := strings.Join(s.customers.Attributes(), " ")
+	for index, want := range map[string]map[string]string{
+		"":            {"ORDER": orderAttrs, "CUSTOMER": customerAttrs},
+		"GSI1":        {"ORDER": orderAttrs, "CUSTOMER": customerAttrs},
+		"by-status":   {"ORDER": orderAttrs}, // fields of Order
+		"open-orders": {"ORDER": orderAttrs}, // derived and a field
+		"by-total":    {"ORDER": orderAttrs}, // an LSI over a field
+		"nope":        {},
+	} {
+		got := map[string]string{}
+		for name, attrs := range s.table.EntitiesIn(index) {
+			got[name] = strings.Join(attrs, " ")
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("index %q: got %v, want %v", index, got, want)
+		}
+	}
+}

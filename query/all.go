@@ -18,10 +18,12 @@ import (
 // The iterator is single-use: ranging over it a second time yields
 // [ErrReused] (call All again for a new one). Errors are yielded with the
 // zero T and end the iteration: first the query's [*Error] (before any
-// request), then a [*RequestError] or a decoding error. With
+// request), then a [*RequestError] or a [*DecodeError]. With
 // [Options.Next] ([WithNext]), the cursor after the last item yielded is
 // stored when the iteration stops, however it stops, so a loop that
-// breaks in the middle of a page resumes exactly after its last item.
+// breaks in the middle of a page resumes exactly after its last item (and
+// one that ends on a DecodeError resumes at the item that could not be
+// decoded: its Skip resumes after it).
 func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
 	build := func() (*plan, error) { return q.plan(optFns) }
 	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
@@ -41,9 +43,9 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
 				addCapacity(cc, p.opts.Capacity)
 				for i, it := range items {
-					v, err := q.src.decode(it)
+					v, err := q.src.decode(it, p.typed)
 					if err != nil {
-						itemErr = err
+						itemErr = p.decodeError("Query", it, err, true)
 						return i, true
 					}
 					if !yield(v, nil) {

@@ -134,10 +134,8 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"raw upper bound not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").Between(query.S("a"), query.S("b\xff"))), nil, query.ProblemSortKey, nil},
 		{"begins_with prefix not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").BeginsWith("C\xff")), nil, query.ProblemSortKey, nil},
 
-		// Projection, options, client.
+		// Projection (more in TestPartialProjectionRefused), options, client.
 		{"entity query on a KEYS_ONLY GSI: nothing to decode", query.Of(s.orders).Index("Keys").Partition(query.S("c1")), nil, query.ProblemProjection, nil},
-		{"attribute a KEYS_ONLY GSI does not hold", query.Of(s.orders).Index("Keys").Partition(query.S("c1")).Project("Pad"), nil, query.ProblemProjection, nil},
-		{"empty attribute name", byCustomer.Project(""), nil, query.ProblemProjection, nil},
 		{"short cursor key", byCustomer, []func(*query.Options){query.WithCursorKey([]byte("short"))}, query.ProblemOption, nil},
 		{"zero Query", query.Query[Order]{}, nil, query.ProblemSource, nil},
 		{"nil entity", query.Of[Order](nil), nil, query.ProblemSource, nil},

@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -30,7 +31,9 @@ type plan struct {
 	// keyAttrs is the key of an item in the index: the table's key
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
-	keyAttrs  []keyfirst.Attribute
+	keyAttrs []keyfirst.Attribute
+	// typed reports that the index holds the entity-type attribute.
+	typed     bool
 	partition []term // equality on every partition key attribute
 	bind      string
 	start     map[string]types.AttributeValue
@@ -89,10 +92,13 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if err != nil {
 		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
-	if err := decodable(f, ks); err != nil {
+	p.schema = ks
+	p.keyAttrs = keyAttributes(t, ks)
+	names, typed, err := q.src.reads.check(f, t, ks, p.keyAttrs)
+	if err != nil {
 		return nil, err
 	}
-	p.schema = ks
+	p.typed = typed
 	if p.partition, err = partitionTerms(f, ks, q.partition); err != nil {
 		return nil, err
 	}
@@ -108,11 +114,6 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 		return nil, f.fail("", ProblemLimit, fmt.Sprintf("Limit(%d): give a positive number of items, or no Limit", q.limit), nil)
 	}
 	p.limit = q.limit
-	p.keyAttrs = keyAttributes(t, ks)
-	names, err := projection(f, t, ks, p.keyAttrs, q.projection)
-	if err != nil {
-		return nil, err
-	}
 
 	all := append(slices.Clone(p.partition), sortTerms...)
 	conds := make([]expression.KeyConditionBuilder, len(all))
@@ -123,11 +124,7 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if len(conds) > 1 {
 		kc = expression.KeyAnd(conds...)
 	}
-	b := expression.NewBuilder().WithKeyCondition(kc)
-	if names != nil {
-		b = b.WithProjection(names.list())
-	}
-	expr, err := b.Build()
+	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
 	if err != nil {
 		// Unreachable with checked terms and names; kept as a typed error.
 		return nil, f.fail("", ProblemSortKey, "the expression package refused the condition", err)
@@ -137,9 +134,13 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 		KeyConditionExpression:    expr.KeyCondition(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
-		ProjectionExpression:      expr.Projection(),
 		ScanIndexForward:          aws.Bool(!q.desc),
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
+	}
+	if names != nil {
+		projection, attrNames := projectionExpression(names)
+		p.input.ProjectionExpression = aws.String(projection)
+		maps.Copy(p.input.ExpressionAttributeNames, attrNames)
 	}
 	if q.index != "" {
 		p.input.IndexName = aws.String(q.index)
@@ -334,74 +335,6 @@ func keyAttributes(t *keyfirst.Table, ks keyfirst.KeySchema) []keyfirst.Attribut
 		}
 	}
 	return out
-}
-
-// nameList is a checked projection.
-type nameList []string
-
-func (n nameList) list() expression.ProjectionBuilder {
-	names := make([]expression.NameBuilder, len(n))
-	for i, s := range n {
-		names[i] = expression.Name(s)
-	}
-	return expression.NamesList(names[0], names[1:]...)
-}
-
-// projection checks the projected attributes and adds what the query
-// needs: the key attributes and, when the index holds it, the entity-type
-// attribute. nil reads every attribute.
-func projection(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []keyfirst.Attribute, attrs []string) (nameList, error) {
-	if len(attrs) == 0 {
-		return nil, nil
-	}
-	limited := ks.Kind == keyfirst.GlobalIndex && ks.Projection.Type != types.ProjectionTypeAll
-	held := map[string]bool{}
-	for _, a := range keyAttrs {
-		held[a.Name] = true
-	}
-	for _, a := range ks.Projection.NonKeyAttributes {
-		held[a] = true
-	}
-	var out nameList
-	for _, a := range attrs {
-		if _, err := expression.Name(a).BuildOperand(); err != nil {
-			return nil, f.fail(a, ProblemProjection, "not an attribute name or document path", err)
-		}
-		top, _, _ := strings.Cut(a, ".")
-		top, _, _ = strings.Cut(top, "[")
-		if limited && !held[top] {
-			return nil, f.fail(a, ProblemProjection,
-				fmt.Sprintf("the index projects %s: a GSI query cannot fetch attributes from the table", ks.Projection.Type), nil)
-		}
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	needed := make([]string, 0, len(keyAttrs)+1)
-	for _, a := range keyAttrs {
-		needed = append(needed, a.Name)
-	}
-	if !limited || held[t.TypeAttribute()] {
-		needed = append(needed, t.TypeAttribute())
-	}
-	for _, a := range needed {
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out, nil
-}
-
-// decodable refuses an index whose items cannot be decoded: a KEYS_ONLY
-// GSI holds neither the entity-type attribute nor T's fields, so reading
-// it would fail only after the request, item by item.
-func decodable(f failer, ks keyfirst.KeySchema) error {
-	if ks.Kind == keyfirst.GlobalIndex && ks.Projection.Type == types.ProjectionTypeKeysOnly {
-		return f.fail("", ProblemProjection, "the index projects KEYS_ONLY: its items hold neither the entity type nor the fields, "+
-			"so they cannot be decoded; project ALL, or INCLUDE the attributes the access pattern reads "+
-			"(keyfirst adds the entity type to an INCLUDE projection)", nil)
-	}
-	return nil
 }
 
 // indexNames lists the table's indexes, for messages.

@@ -1,14 +1,15 @@
 package query_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -30,27 +31,42 @@ func projected(names map[string]string, projection *string) []string {
 func TestRequest(t *testing.T) {
 	s := newShop(t, "shop")
 	c1 := query.Encoded(customerPK.Encode("c1"))
+	type orderDates struct {
+		Status Status    `dynamodbav:"Status"`
+		Date   time.Time `dynamodbav:"Date"`
+	}
+	type orderPad struct {
+		Pad string `dynamodbav:"Pad"`
+	}
+	type orderKey struct {
+		PK, SK string
+		Key    string `dynamodbav:"OrderStatusDate"`
+	}
 	tests := []struct {
 		name       string
-		q          query.Query[Order]
+		read       func(keyfirst.QueryAPI) error
 		index      string
 		consistent bool
 		projection []string
 	}{
-		{"table", query.Of(s.orders).Partition(c1), "", false, nil},
-		{"table, consistent", query.Of(s.orders).Partition(c1).ConsistentRead(), "", true, nil},
-		{"LSI, consistent", query.Of(s.orders).Index("ByPlaced").Partition(c1).ConsistentRead(), "ByPlaced", true, nil},
-		{"table, projected", query.Of(s.orders).Partition(c1).Project("Status", "Status", "Date"), "", false,
+		{"table", pageOf(query.Of(s.orders).Partition(c1)), "", false, nil},
+		{"table, consistent", pageOf(query.Of(s.orders).Partition(c1).ConsistentRead()), "", true, nil},
+		{"LSI, consistent", pageOf(query.Of(s.orders).Index("ByPlaced").Partition(c1).ConsistentRead()), "ByPlaced", true, nil},
+		{"table, view", pageOf(query.View[orderDates](query.Of(s.orders).Partition(c1))), "", false,
 			[]string{"Date", "PK", "SK", "Status", "_type"}},
-		{"GSI ALL, projected", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Project("Pad"), "ByStatusDate", false,
+		{"GSI ALL, view", pageOf(query.View[orderPad](query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")))), "ByStatusDate", false,
 			[]string{"CustomerId", "OrderStatusDate", "PK", "Pad", "SK", "_type"}},
-		{"native GSI, projected", query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1")).Project("Status"), "ByStatusDateNative", false,
-			[]string{"CustomerId", "OrderDate", "OrderStatus", "PK", "SK", "Status", "_type"}},
+		{"native GSI, view", pageOf(query.View[orderDates](query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1")))), "ByStatusDateNative", false,
+			[]string{"CustomerId", "Date", "OrderDate", "OrderStatus", "PK", "SK", "Status", "_type"}},
+		{"KEYS_ONLY GSI, view of the keys", pageOf(query.View[orderKey](query.Of(s.orders).Index("Keys").Partition(query.S("c1")))), "Keys", false,
+			[]string{"CustomerId", "OrderStatusDate", "PK", "SK"}},
+		{"collection, view", pageOf(query.View[orderPad](query.Collection(s.table).Partition(c1))), "", false,
+			[]string{"PK", "Pad", "SK"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &canned{}
-			if _, err := tt.q.Page(context.Background(), c); err != nil {
+			if err := tt.read(c); err != nil {
 				t.Fatal(err)
 			}
 			in := c.ins[0]

@@ -29,8 +29,40 @@
 // as DynamoDB requires. For a sort key that is not a keys composite, a
 // Number or a plain string, [Query.SortAttr] takes an [AttrCond] built
 // with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else.
-// [Query.Desc] reads newest first at the same cost; [Query.Project],
-// [Query.ConsistentRead] (not on a GSI) and [Query.After] complete it.
+// [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
+// (not on a GSI) and [Query.After] complete it.
+//
+// # Whole items and views
+//
+// A query decodes whole items, never part of one: a T with some fields
+// left at their zero values would pass for a whole item, and a write of it
+// (which stores the item it is given) would erase what the read did not
+// return. So [Of], [Collection] and [ScanIndex] refuse, before any request
+// ([ProblemProjection]), an index that does not project every attribute of
+// what they decode: of T for an entity read; for a collection, the
+// entity-type attribute and every attribute of each entity type that can
+// be in the index (its key attributes derived or fields of its T). The
+// table and ALL projections hold everything; a KEYS_ONLY index holds the
+// table's and its own key attributes; an INCLUDE index adds the attributes
+// it names and the entity-type attribute, which keyfirst adds to every
+// INCLUDE projection. GSIs and LSIs are treated alike (DynamoDB would
+// fetch the rest of an LSI's items from the table, at the price of a
+// second read per item; keyfirst does not do it behind the caller's back).
+//
+// [View] reads what such an index holds, or fewer attributes of whole
+// items, into P, a struct of the caller's:
+//
+//	type orderStatus struct {
+//		ID     string `dynamodbav:"OrderId"`
+//		Status Status `dynamodbav:"Status"`
+//	}
+//	page, err := query.View[orderStatus](q).Page(ctx, client)
+//
+// P's fields are the request's projection (with the key attributes), and
+// each must be an attribute the index holds, or the view is refused before
+// any request: a field it lacks would always read as zero. A P is not the
+// entity's T, so no write takes it; to change the item, read it whole by
+// its key. [ScanView] does the same for a [Scan].
 //
 // # Reading
 //
@@ -52,6 +84,19 @@
 // With a limit, each request asks DynamoDB for the items still missing,
 // so a query never reads an item it does not return and sends no request
 // after its last item.
+//
+// # Items that do not decode
+//
+// A table lives longer than its code: it may hold items of an entity type
+// no longer registered, or that keyfirst did not write. A [Collection]
+// delivers such an item as an [Unknown] (its type and attributes), for the
+// type switch to handle: it counts as an item for the limit and the cursor
+// moves past it, so it neither vanishes nor blocks the collection. An
+// entity read ([Of]) that meets an item of another entity type, and any
+// read that meets an attribute that does not fit its field, stops before
+// the item with a [*DecodeError]: the page's cursor resumes at the item
+// (to read it again after a fix), the error's Skip after it (to read
+// past it).
 //
 // # Cursors
 //
@@ -82,6 +127,7 @@
 // with a [Problem] and the table, index and attribute concerned; a
 // refused cursor also matches its ErrCursor sentinel, and a keys or schema
 // error that caused the problem is wrapped too. A failed request is a
-// [*RequestError] wrapping the SDK's error (or the context's). Items that
-// cannot be decoded return the keyfirst package's errors.
+// [*RequestError] wrapping the SDK's error (or the context's). An item
+// that cannot be decoded is a [*DecodeError] wrapping the keyfirst
+// package's error.
 package query

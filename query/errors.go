@@ -3,6 +3,11 @@ package query
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
@@ -128,3 +133,43 @@ func (e *RequestError) Error() string {
 
 // Unwrap returns the cause.
 func (e *RequestError) Unwrap() error { return e.Err }
+
+// DecodeError reports an item that a request returned and that could not
+// be decoded: in an entity read ([Of], [ScanIndex]), an item of another
+// entity type; in any read, an attribute that does not fit its field. It
+// wraps the keyfirst package's error (a *keyfirst.EntityTypeError, so
+// errors.Is(err, keyfirst.ErrWrongEntityType) holds, or a
+// *keyfirst.ItemError).
+//
+// The read stops before the item: the page's Next (and the cursor stored
+// by [WithNext]) resumes at it, so that a retry after a fix reads it. Skip
+// resumes after it: pass it to [Query.After] to read past the item.
+type DecodeError struct {
+	Op    string // "Query" or "Scan"
+	Table string // the table name
+	Index string // the index name; empty for the table
+	// Key is the item's key in the index read (the table's and the
+	// index's key attributes).
+	Key map[string]types.AttributeValue
+	// Skip resumes the query after the item; empty for a Scan, which has
+	// no cursors.
+	Skip Cursor
+	Err  error // the cause
+}
+
+// Error describes the item and the cause.
+func (e *DecodeError) Error() string {
+	names := slices.Sorted(maps.Keys(e.Key))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=" + avString(e.Key[n])
+	}
+	where := fmt.Sprintf("table %q", e.Table)
+	if e.Index != "" {
+		where += fmt.Sprintf(", index %q", e.Index)
+	}
+	return fmt.Sprintf("query: %s on %s: the item at %s cannot be decoded: %v", e.Op, where, strings.Join(parts, ", "), e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *DecodeError) Unwrap() error { return e.Err }

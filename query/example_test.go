@@ -156,8 +156,10 @@ func ExampleAttr() {
 }
 
 // Seed 000: a repo and its issues live in one item collection; read
-// together, newest issue first, each item arrives as its own type. (The
-// client here answers with stored items; use a *dynamodb.Client.)
+// together, newest issue first, each item arrives as its own type, and an
+// item of a type no longer registered as a query.Unknown, neither dropped
+// nor in the way. (The client here answers with stored items; use a
+// *dynamodb.Client.)
 func ExampleCollection() {
 	type Repo struct{ Name string }
 	type Issue struct {
@@ -180,7 +182,12 @@ func ExampleCollection() {
 	repo, _ := repos.Item(Repo{Name: "keyfirst"})
 	issue2, _ := issues.Item(Issue{Repo: "keyfirst", Number: 2})
 	issue1, _ := issues.Item(Issue{Repo: "keyfirst", Number: 1})
-	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, issue2, issue1}}}}
+	// An item of a retired entity type, no longer registered.
+	label := map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "REPO#keyfirst"}, "SK": &types.AttributeValueMemberS{Value: "LABEL#bug"},
+		"_type": &types.AttributeValueMemberS{Value: "LABEL"},
+	}
+	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, label, issue2, issue1}}}}
 
 	q := query.Collection(table).
 		Partition(query.Encoded(repoKey.Encode("keyfirst"))).
@@ -196,12 +203,66 @@ func ExampleCollection() {
 			fmt.Println("repo", v.Name)
 		case Issue:
 			fmt.Println("issue", v.Number)
+		case query.Unknown:
+			fmt.Println("unknown", v.Type, v.Item["SK"].(*types.AttributeValueMemberS).Value)
 		}
 	}
 	fmt.Println(printed(client.ins[0]))
 	// Output:
 	// repo keyfirst
+	// unknown LABEL LABEL#bug
 	// issue 2
 	// issue 1
 	// (PK = "REPO#keyfirst") AND (SK BETWEEN "ISSUE#" AND "REPO#keyfirst")
+}
+
+// Seed 001: a dashboard lists open tickets from a GSI that projects only
+// what the dashboard shows. A Ticket read through it would lack its body
+// and pass for a whole ticket, so that read is refused before any request;
+// a view reads the projected fields into a type of its own, which no write
+// takes. (The client here answers with a stored item; use a
+// *dynamodb.Client.)
+func ExampleView() {
+	type Ticket struct {
+		ID      string `dynamodbav:"id"`
+		Subject string `dynamodbav:"subject"`
+		Body    string `dynamodbav:"body"`
+	}
+	type TicketLine struct {
+		ID      string `dynamodbav:"id"`
+		Subject string `dynamodbav:"subject"`
+	}
+	s := keyfirst.StringAttr
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
+		Name: "tickets", PartitionKey: s("PK"), SortKey: s("SK"),
+		GSIs: []keyfirst.Index{{Name: "Open", PartitionKey: []keyfirst.Attribute{s("OpenBucket")},
+			SortKey: []keyfirst.Attribute{s("OpenedAt")}, Projection: keyfirst.Include("id", "subject")}},
+	})
+	tickets, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
+		Type:         "TICKET",
+		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.S(func(Ticket) (string, error) { return "TICKET", nil }),
+		Indexes: map[string]keyfirst.IndexKeys[Ticket]{"Open": {
+			"OpenBucket": keyfirst.S(func(Ticket) (string, error) { return "OPEN", nil }),
+			"OpenedAt":   keyfirst.S(func(Ticket) (string, error) { return "2026-06-23T10:00:00Z", nil }),
+		}},
+	})
+	ctx := context.Background()
+	open := query.Of(tickets).Index("Open").Partition(query.S("OPEN"))
+
+	_, err := open.Page(ctx, printer{})
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		fmt.Println("refused:", qe.Problem, qe.Attribute)
+	}
+
+	item, _ := tickets.Item(Ticket{ID: "t1", Subject: "printer on fire", Body: "it is really on fire"})
+	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{item}}}}
+	page, err := query.View[TicketLine](open).Page(ctx, client)
+	fmt.Printf("%+v %v\n", page.Items, err)
+	fmt.Println("projection:", projected(client.ins[0].ExpressionAttributeNames, client.ins[0].ProjectionExpression))
+	// Output:
+	// refused: projection body
+	// [{ID:t1 Subject:printer on fire}] <nil>
+	// projection: [OpenBucket OpenedAt PK SK _type id subject]
 }

@@ -31,7 +31,8 @@ type Page[T any] struct {
 // On a failed request or an item that cannot be decoded, the page holds the
 // items read before it, Next resumes after them (empty if there are
 // none: then resume with the query's own cursor), and the error is a
-// [*RequestError] or the decoding error of the keyfirst package.
+// [*RequestError] or a [*DecodeError], whose Skip resumes after the item
+// that could not be decoded.
 func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
 	var page Page[T]
 	p, err := q.plan(optFns)
@@ -49,9 +50,9 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 				page.Items = make([]T, 0, len(items))
 			}
 			for i, it := range items {
-				v, err := q.src.decode(it)
+				v, err := q.src.decode(it, p.typed)
 				if err != nil {
-					decodeErr = err
+					decodeErr = p.decodeError("Query", it, err, true)
 					return i, true
 				}
 				page.Items = append(page.Items, v)

@@ -20,13 +20,22 @@ import (
 // Methods record their input; the terminal calls ([Query.Page],
 // [Query.All], [Query.Collect]) check it all and return the first problem
 // as an [*Error] before any request.
+//
+// A query decodes whole items: it has no projection of its own. To read
+// only some attributes, or an index that projects only some, decode them
+// into a type of their own with [View].
 type Query[T any] struct {
-	src        *source[T]
+	src *source[T]
+	spec
+}
+
+// spec is what a query reads, whatever it decodes into: [View] keeps it
+// and changes the decoding.
+type spec struct {
 	index      string
 	partition  []Value
 	sort       sortSpec
 	desc       bool
-	projection []string
 	consistent bool
 	limit      int
 	limitSet   bool
@@ -36,9 +45,12 @@ type Query[T any] struct {
 // source is what a query reads from and how it decodes items. It is
 // immutable and shared by the copies of a query.
 type source[T any] struct {
-	table  *keyfirst.Table
-	decode func(map[string]types.AttributeValue) (T, error)
+	table *keyfirst.Table
+	// decode decodes one item; typed reports that the index holds the
+	// entity-type attribute (see reads.check).
+	decode func(item map[string]types.AttributeValue, typed bool) (T, error)
 	opts   []func(*Options)
+	reads  reads
 }
 
 // sortSpec is the recorded sort key condition: none, a keys.Cond or a raw
@@ -59,26 +71,30 @@ const (
 )
 
 // Of starts a query of entity e: every item it returns is decoded into T
-// with [keyfirst.Entity.Decode], so an item of another entity type is an
-// error (choose a sort key condition that selects only T's items, or read
-// a mixed collection with [Collection]). optFns apply to every call of the
-// query.
+// with [keyfirst.Entity.Decode]. The index read must project every
+// attribute of T (see [View] for the attributes of a partial one), and an
+// item of another entity type is a [*DecodeError] (choose a sort key
+// condition that selects only T's items, or read a mixed collection with
+// [Collection]). optFns apply to every call of the query.
 func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 	if e == nil {
 		return Query[T]{}
 	}
-	return Query[T]{src: &source[T]{table: e.Table(), decode: e.Decode, opts: slices.Clone(optFns)}}
+	return Query[T]{src: entitySource(e, optFns)}
 }
 
 // Collection starts a query of a mixed item collection of table t (a repo
 // and its issues): every item is decoded by [keyfirst.Table.Decode] into
-// the Go type of its entity (a T, not a *T), for a type switch. optFns
-// apply to every call of the query.
+// the Go type of its entity (a T, not a *T), for a type switch; an item
+// whose entity type is not registered on t arrives as an [Unknown]. The
+// index read must hold the entity-type attribute and every attribute of
+// each entity type that can be in it. optFns apply to every call of the
+// query.
 func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
 	if t == nil {
 		return Query[any]{}
 	}
-	return Query[any]{src: &source[any]{table: t, decode: t.Decode, opts: slices.Clone(optFns)}}
+	return Query[any]{src: collectionSource(t, optFns)}
 }
 
 // Index reads the global or local secondary index called name; "" is the
@@ -131,17 +147,6 @@ func (q Query[T]) Desc() Query[T] {
 // Asc reads in ascending sort key order, the default.
 func (q Query[T]) Asc() Query[T] {
 	q.desc = false
-	return q
-}
-
-// Project reads only the attributes named (document paths, as in the
-// expression package), plus what the query itself needs: the key
-// attributes of the table and the index (for cursors) and the entity-type
-// attribute (for decoding) when the index holds it. On a global secondary
-// index that does not project ALL, naming an attribute it does not hold
-// is refused ([ProblemProjection]). No name reads every attribute.
-func (q Query[T]) Project(attributes ...string) Query[T] {
-	q.projection = slices.Clone(attributes)
 	return q
 }
 

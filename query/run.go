@@ -110,3 +110,19 @@ func addCapacity(cc *types.ConsumedCapacity, targets ...*keyfirst.Capacity) {
 		}
 	}
 }
+
+// decodeError reports item, returned by an op request of the plan, which
+// could not be decoded (err). With skip, its Skip cursor resumes after it.
+func (p *plan) decodeError(op string, it item, err error, skip bool) error {
+	key := make(item, len(p.keyAttrs))
+	for _, a := range p.keyAttrs {
+		if v, ok := it[a.Name]; ok {
+			key[a.Name] = v
+		}
+	}
+	e := &DecodeError{Op: op, Table: p.table, Index: p.index, Key: key, Err: err}
+	if skip {
+		e.Skip, _ = p.cursorAt(it) // items returned by DynamoDB always hold their key
+	}
+	return e
+}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -35,36 +33,37 @@ var _ ScanAPI = (*dynamodb.Client)(nil)
 //
 // Like [Query], a Scan is a value: every method returns a modified copy.
 type Scan[T any] struct {
-	src        *source[T]
+	src *source[T]
+	scanSpec
+}
+
+// scanSpec is what a scan reads, whatever it decodes into: [ScanView]
+// keeps it and changes the decoding.
+type scanSpec struct {
 	index      string
 	segments   int
 	segmentsOK bool // Segments was called
-	projection []string
 	consistent bool
 }
 
 // ScanIndex starts a scan of the index called index, whose items decode
-// into T with [keyfirst.Entity.Decode] (an item of another type is an
-// error: a write-path bug that put it in the index). optFns apply to every
-// call.
+// into T with [keyfirst.Entity.Decode] (an item of another type is a
+// [*DecodeError]: a write-path bug that put it in the index). The index
+// must project every attribute of T, or the scan is refused with
+// [ProblemProjection]; [ScanView] reads the attributes of one that does
+// not. optFns apply to every call.
 func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*Options)) Scan[T] {
-	if e == nil {
-		return Scan[T]{index: index}
+	s := Scan[T]{scanSpec: scanSpec{index: index}}
+	if e != nil {
+		s.src = entitySource(e, optFns)
 	}
-	return Scan[T]{src: &source[T]{table: e.Table(), decode: e.Decode, opts: slices.Clone(optFns)}, index: index}
+	return s
 }
 
 // Segments reads the index in n parallel segments (1 to [MaxSegments]; 1
 // by default), one goroutine each.
 func (s Scan[T]) Segments(n int) Scan[T] {
 	s.segments, s.segmentsOK = n, true
-	return s
-}
-
-// Project reads only the attributes named, plus the key attributes and the
-// entity-type attribute when the index holds it (see [Query.Project]).
-func (s Scan[T]) Project(attributes ...string) Scan[T] {
-	s.projection = slices.Clone(attributes)
 	return s
 }
 
@@ -104,9 +103,6 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	if err != nil {
 		return nil, f.fail("", ProblemIndex, indexNames(t), err)
 	}
-	if err := decodable(f, ks); err != nil {
-		return nil, err
-	}
 	if !ks.Scannable {
 		return nil, f.fail("", ProblemNotScannable,
 			"the schema does not declare the index Scannable (a sparse index of one entity type); query it by key instead", nil)
@@ -122,22 +118,20 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	}
 	p.schema = ks
 	p.keyAttrs = keyAttributes(t, ks)
-	names, err := projection(f, t, ks, p.keyAttrs, s.projection)
+	names, typed, err := s.src.reads.check(f, t, ks, p.keyAttrs)
 	if err != nil {
 		return nil, err
 	}
+	p.typed = typed
 	p.input = dynamodb.ScanInput{
 		TableName:              aws.String(p.table),
 		IndexName:              aws.String(p.index),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
 	}
 	if names != nil {
-		expr, err := expression.NewBuilder().WithProjection(names.list()).Build()
-		if err != nil {
-			return nil, f.fail("", ProblemProjection, "the expression package refused the projection", err)
-		}
-		p.input.ProjectionExpression = expr.Projection()
-		p.input.ExpressionAttributeNames = expr.Names()
+		projection, attrNames := projectionExpression(names)
+		p.input.ProjectionExpression = aws.String(projection)
+		p.input.ExpressionAttributeNames = attrNames
 	}
 	if s.consistent {
 		p.input.ConsistentRead = aws.Bool(true)
@@ -179,7 +173,7 @@ type batch struct {
 // The iterator is single-use: ranging over it a second time yields
 // [ErrReused]. Errors are yielded with the zero T and end the iteration:
 // first the scan's [*Error] (before any request), then the first
-// [*RequestError] of any segment, or a decoding error. [Options.Capacity]
+// [*RequestError] of any segment, or a [*DecodeError]. [Options.Capacity]
 // receives the capacity of every request, on the iterating goroutine.
 func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
 	build := func() (*scanPlan, error) { return s.plan(optFns) }
@@ -228,9 +222,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 				return
 			}
 			for _, it := range b.items {
-				v, err := s.src.decode(it)
+				v, err := s.src.decode(it, p.typed)
 				if err != nil {
-					yield(zero, err)
+					yield(zero, p.decodeError("Scan", it, err, false))
 					return
 				}
 				if !yield(v, nil) {

@@ -1,0 +1,49 @@
+package keyfirst
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// TimeKeyLayout is how keyfirst stores a time.Time field of T that is an
+// index key attribute (a native multi-attribute GSI over fields of T): UTC,
+// four-digit year, nine fractional digits, "Z". Every value has the same
+// width, so DynamoDB's byte order is time order and one instant has one
+// encoding whatever its zone. The attributevalue encoding of other
+// time.Time fields (RFC 3339 with the value's own offset and as few
+// fractional digits as the value needs) has neither property: 10:00:00.5Z
+// sorts before 10:00:00Z there. The field reads back as the same instant,
+// in UTC.
+const TimeKeyLayout = "2006-01-02T15:04:05.000000000Z"
+
+// FormatTimeKey encodes t as keyfirst stores a time.Time index key field
+// ([TimeKeyLayout]), for the values of a query on such an attribute. Years
+// outside 0000..9999 have no fixed-width encoding and are an error wrapping
+// [ErrInvalidItem].
+func FormatTimeKey(t time.Time) (string, error) {
+	u := t.UTC()
+	if y := u.Year(); y < 0 || y > 9999 {
+		return "", fmt.Errorf("%w: year %d of %s is outside 0000..9999: a time index key has four year digits", ErrInvalidItem, y, t)
+	}
+	return u.Format(TimeKeyLayout), nil
+}
+
+// timeKeyValue re-encodes the attributevalue form of a time.Time field (an
+// RFC 3339 string) in [TimeKeyLayout].
+func (e *Entity[T]) timeKeyValue(d derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
+	s, ok := av.(*types.AttributeValueMemberS)
+	if !ok {
+		return av, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s.Value)
+	if err != nil {
+		return nil, e.itemError(d, ItemKeyType, "the time field did not encode as RFC 3339", err)
+	}
+	k, err := FormatTimeKey(t)
+	if err != nil {
+		return nil, e.itemError(d, ItemKeyType, "", err)
+	}
+	return &types.AttributeValueMemberS{Value: k}, nil
+}
