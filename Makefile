@@ -13,10 +13,12 @@ KEYFIRST_RUN_ID := make-$(shell od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 endif
 export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
-.PHONY: test example docker image vet unit fuzz clean-containers
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: test example docker image vet staticcheck unit fuzz clean-containers
 
 # The fuzz targets run first, so that go test's summary closes the output.
-test: vet docker image
+test: vet staticcheck docker image
 	@echo "integration: run $(KEYFIRST_RUN_ID); each DynamoDB Local container ends with its test binary, even a killed one (no reaper container needed)"
 	@$(MAKE) --no-print-directory fuzz
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
@@ -27,6 +29,9 @@ example: docker image
 
 vet:
 	go vet ./...
+
+staticcheck:
+	go run $(STATICCHECK) ./...
 
 # Tests that need no DynamoDB Local.
 unit:
