@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -164,7 +165,7 @@ const fixHint = `To run the integration tests, do one of:
 "go test -short" skips the integration tests.`
 
 const imageHint = `If the image is missing and no registry is reachable, build it: integration/localimage/build.sh (or "make image").
-The image must have the layout of amazon/dynamodb-local: DynamoDBLocal.jar in its working directory, java and sh on its PATH.`
+The image must have the layout of amazon/dynamodb-local: DynamoDBLocal.jar in its working directory, java, sh and cat on its PATH.`
 
 // dockerAvailable asks the Docker engine for its version through the
 // docker CLI, which finds the engine as every docker command does
@@ -251,7 +252,7 @@ func (c *container) await(ctx context.Context, host string) (string, error) {
 			if out, err := docker(ctx, "port", c.name, "8000/tcp"); err == nil {
 				line, _, _ := strings.Cut(out, "\n")
 				if i := strings.LastIndexByte(line, ':'); i >= 0 {
-					ep = "http://" + host + ":" + line[i+1:]
+					ep = "http://" + net.JoinHostPort(host, line[i+1:])
 				}
 			}
 		}
