@@ -5,16 +5,21 @@
 DYNAMODB_LOCAL_IMAGE ?= amazon/dynamodb-local:3.3.1
 FUZZTIME ?= 3s
 
-# What testcontainers needs on a machine without the reaper image and with
-# /.dockerenv (see integration's package doc).
-export DYNAMODB_LOCAL_IMAGE
-export TESTCONTAINERS_RYUK_DISABLED ?= true
-export TESTCONTAINERS_HOST_OVERRIDE ?= localhost
+# The id of this run. Every container the tests start carries it as the
+# label keyfirst.run (integration.EnvRunID), so that clean-containers removes
+# what this run left behind and nothing of another run on the same engine.
+ifndef KEYFIRST_RUN_ID
+KEYFIRST_RUN_ID := make-$(shell od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+endif
+export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
-.PHONY: test example docker image vet unit fuzz clean-containers
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: test example docker image vet staticcheck unit fuzz clean-containers
 
 # The fuzz targets run first, so that go test's summary closes the output.
-test: vet docker image
+test: vet staticcheck docker image
+	@echo "integration: run $(KEYFIRST_RUN_ID); each DynamoDB Local container ends with its test binary, even a killed one (no reaper container needed)"
 	@$(MAKE) --no-print-directory fuzz
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
@@ -24,6 +29,9 @@ example: docker image
 
 vet:
 	go vet ./...
+
+staticcheck:
+	go run $(STATICCHECK) ./...
 
 # Tests that need no DynamoDB Local.
 unit:
@@ -44,9 +52,11 @@ image:
 fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
 
-# Report and remove any container a killed test binary left behind.
+# Report and remove the containers this run left behind (a test binary
+# killed before it could remove its own, whose container is still ending);
+# another run's are not touched.
 clean-containers:
 	@if [ -z "$$DYNAMODB_ENDPOINT" ]; then \
-	  left=$$(docker ps -aq --filter label=keyfirst.integration); \
-	  if [ -n "$$left" ]; then echo "removing containers left by tests: $$left"; docker rm -f $$left >/dev/null; exit 1; fi; \
+	  left=$$(docker ps -aq --filter label=keyfirst.run=$(KEYFIRST_RUN_ID)); \
+	  if [ -n "$$left" ]; then echo "removing containers left by run $(KEYFIRST_RUN_ID): $$left"; docker rm -f $$left >/dev/null 2>&1; exit 1; fi; \
 	fi

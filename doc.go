@@ -9,7 +9,8 @@
 //
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
-//	txn, shard    typed transactions; write-sharded GSIs and fan-out reads
+//	txn, shard    planned, not yet written: typed transactions;
+//	              write-sharded GSIs and fan-out reads
 //	query, sparse key-condition-only reads; sparse index membership rules
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -27,9 +28,12 @@
 // conditions only, exact limits and resumable cursors.
 // [github.com/keyfirst/keyfirst/sparse] decides at write time whether an
 // item belongs to a sparse index. [github.com/keyfirst/keyfirst/shard] and
-// [github.com/keyfirst/keyfirst/txn] build on those.
-// [github.com/keyfirst/keyfirst/integration] imports only the AWS SDK and
-// testcontainers-go; nothing in the library imports it.
+// [github.com/keyfirst/keyfirst/txn] are planned to build on those; today
+// they hold only their package documentation, and nothing tests them.
+// [github.com/keyfirst/keyfirst/integration] imports only the standard
+// library and the AWS SDK, and starts containers with the docker CLI;
+// nothing in the library imports it, so a module that imports keyfirst
+// requires only the AWS SDK.
 //
 // # Tables
 //

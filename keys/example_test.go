@@ -50,6 +50,22 @@ func ExampleRange_HalfOpen() {
 	// [1] = "CANCELLED" AND [2] BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999"
 }
 
+// An inclusive bound is an instant: Between(jul1, sep30) ends at 30
+// September 00:00:00 and leaves out the rest of that day. "1 July through
+// 30 September" whole is HalfOpen up to the day after the last one.
+func ExampleRange_Between_wholeDays() {
+	date := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
+	sep30 := time.Date(2019, time.September, 30, 0, 0, 0, 0, time.UTC)
+	through, _ := date.Range().Between(jul1, sep30)
+	fmt.Println(through)
+	whole, _ := date.Range().HalfOpen(jul1, sep30.AddDate(0, 0, 1))
+	fmt.Println(whole)
+	// Output:
+	// BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T00:00:00.000000"
+	// BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999"
+}
+
 // Seed 003: an audit log whose sort key is EVT#<ISO-8601 UTC>, and the
 // window of one day.
 func ExampleTime() {

@@ -285,10 +285,11 @@ func tableFor(t testing.TB, table *keyfirst.Table) string {
 	return integration.CreateTable(t, table.CreateTableInput())
 }
 
-// write stores items with BatchWrite.
+// write stores items with BatchWrite, within the test's own deadline:
+// loading data is not what the tests measure.
 func write(t testing.TB, client *dynamodb.Client, table *keyfirst.Table, reqs ...keyfirst.WriteRequest) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := integration.Context(t)
 	defer cancel()
 	if err := table.BatchWrite(ctx, client, reqs); err != nil {
 		t.Fatal(err)

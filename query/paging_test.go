@@ -48,8 +48,8 @@ func TestPagingEqualsOnePass(t *testing.T) {
 	client := integrationClient(t)
 	ctx := context.Background()
 
-	auditTable, events := newAudit(t, "audit")
-	auditTable, events = newAudit(t, tableFor(t, auditTable))
+	auditTable, _ := newAudit(t, "audit")
+	auditTable, events := newAudit(t, tableFor(t, auditTable))
 	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	var reqs []keyfirst.WriteRequest
 	for i := range 1000 {
@@ -133,8 +133,8 @@ func TestPagingEqualsOnePass(t *testing.T) {
 func TestAllBreakResumesAfterLastItem(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, events := newAudit(t, "audit")
-	table, events = newAudit(t, tableFor(t, table))
+	table, _ := newAudit(t, "audit")
+	table, events := newAudit(t, tableFor(t, table))
 	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	var reqs []keyfirst.WriteRequest
 	for i := range 100 {

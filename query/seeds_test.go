@@ -207,8 +207,8 @@ func TestSeedRepoWithIssuesOrStars(t *testing.T) {
 func TestSeedAuditEvents(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, events := newAudit(t, "audit")
-	table, events = newAudit(t, tableFor(t, table))
+	table, _ := newAudit(t, "audit")
+	table, events := newAudit(t, tableFor(t, table))
 	at := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -268,8 +268,8 @@ func TestSeedAuditEvents(t *testing.T) {
 func TestSeedMoviesAndActors(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, roles := newMovies(t, "MoviesAndActors")
-	table, roles = newMovies(t, tableFor(t, table))
+	table, _ := newMovies(t, "MoviesAndActors")
+	table, roles := newMovies(t, tableFor(t, table))
 	var reqs []keyfirst.WriteRequest
 	for _, r := range []Role{
 		{Performer: "tom-hanks", Title: "toy-story", Character: "Woody"},

@@ -324,12 +324,4 @@ func mustEstimator(t testing.TB, table *keyfirst.Table) *sparse.Estimator {
 	return e
 }
 
-func ids(ts []Ticket) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.ID
-	}
-	return out
-}
-
 func id(i int) string { return fmt.Sprintf("t%04d", i) }

