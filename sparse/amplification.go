@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -242,10 +243,11 @@ func (e *Estimator) check(which string, item map[string]types.AttributeValue) (i
 	}
 	size := 0
 	for name, av := range item {
-		if err := checkNumbers(which, name, av); err != nil {
-			return 0, err
+		n, err := itemsize.Check(name, av)
+		if err != nil {
+			return 0, invalidValue(which, err)
 		}
-		size += itemsize.Size(name, av)
+		size += n
 	}
 	if size > MaxItemSize {
 		return 0, &EstimateError{Image: which, Problem: EstimateTooLarge,
@@ -284,36 +286,18 @@ func checkKey(which, index string, a keyfirst.Attribute, av types.AttributeValue
 	return nil
 }
 
-// checkNumbers refuses an invalid number anywhere in a value.
-func checkNumbers(which, name string, av types.AttributeValue) error {
-	bad := func(s string) error {
-		return &EstimateError{Image: which, Attribute: name, Problem: EstimateBadNumber, Detail: strconv.Quote(s)}
+// invalidValue turns itemsize's report of a value DynamoDB would refuse
+// or change into an [*EstimateError].
+func invalidValue(which string, err error) error {
+	var ie *itemsize.InvalidError
+	if !errors.As(err, &ie) {
+		return err
 	}
-	switch x := av.(type) {
-	case *types.AttributeValueMemberN:
-		if _, ok := itemsize.ParseDecimal(x.Value); !ok {
-			return bad(x.Value)
-		}
-	case *types.AttributeValueMemberNS:
-		for _, s := range x.Value {
-			if _, ok := itemsize.ParseDecimal(s); !ok {
-				return bad(s)
-			}
-		}
-	case *types.AttributeValueMemberL:
-		for _, v := range x.Value {
-			if err := checkNumbers(which, name, v); err != nil {
-				return err
-			}
-		}
-	case *types.AttributeValueMemberM:
-		for _, v := range x.Value {
-			if err := checkNumbers(which, name, v); err != nil {
-				return err
-			}
-		}
+	p := EstimateBadNumber
+	if ie.Reason == itemsize.BadUTF8 {
+		p = EstimateBadString
 	}
-	return nil
+	return &EstimateError{Image: which, Attribute: ie.Attribute, Problem: p, Detail: ie.Error()}
 }
 
 // cost is the cost of one write on index p. sizeBefore and sizeAfter are

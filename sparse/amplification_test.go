@@ -240,6 +240,7 @@ func TestEstimateRefusesWritesDynamoDBRefuses(t *testing.T) {
 		{"invalid number in a set", nil, item("ns", &types.AttributeValueMemberNS{Value: []string{"1", "x"}}), sparse.EstimateBadNumber, "after", "ns"},
 		{"invalid number in a list", nil, item("l", &types.AttributeValueMemberL{Value: []types.AttributeValue{n("NaN")}}), sparse.EstimateBadNumber, "after", "l"},
 		{"invalid number in a map", item("m", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": n("")}}), nil, sparse.EstimateBadNumber, "before", "m"},
+		{"invalid UTF-8 in a set", nil, item("ss", &types.AttributeValueMemberSS{Value: []string{"a", "b\xff"}}), sparse.EstimateBadString, "after", "ss"},
 		{"over 400 KB", nil, item("body", s(strings.Repeat("x", sparse.MaxItemSize))), sparse.EstimateTooLarge, "after", ""},
 	}
 	for _, tc := range tests {

@@ -88,6 +88,7 @@ const (
 	EstimateKeyType                                // a key attribute (table or index) has the wrong type
 	EstimateEmptyKey                               // a key attribute is an empty string or binary
 	EstimateBadNumber                              // a number is not a valid DynamoDB number
+	EstimateBadString                              // a string, set element or map key is not valid UTF-8
 	EstimateTooLarge                               // an image exceeds DynamoDB's 400 KB item limit
 	EstimateOtherTable                             // the entity belongs to another table than the estimator's
 	EstimateItem                                   // the entity could not build the item (see Err)
@@ -101,6 +102,7 @@ var estimateProblemText = map[EstimateProblem]string{
 	EstimateKeyType:     "key attribute of the wrong type",
 	EstimateEmptyKey:    "empty key attribute",
 	EstimateBadNumber:   "invalid number",
+	EstimateBadString:   "invalid UTF-8",
 	EstimateTooLarge:    "item larger than 400 KB",
 	EstimateOtherTable:  "entity of another table",
 	EstimateItem:        "cannot build the item",
