@@ -7,12 +7,29 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/attrname"
 )
 
 // The conditions of the write paths, all built with the expression package.
-// Attribute names never split on dots: "a.b" is one attribute.
+// An attribute name is always one top-level attribute, whatever it
+// contains: "a.b" and "odd[0]" are names, never document paths
+// ([attrname.Name]).
 
-func name(n string) expression.NameBuilder { return expression.NameNoDotSplit(n) }
+func name(n string) expression.NameBuilder { return attrname.Name(n) }
+
+// built is an expression whose names all come from name: its Names are
+// the real attribute names.
+type built struct{ expression.Expression }
+
+// Names returns the ExpressionAttributeNames of the expression.
+func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
+
+// build builds b, whose names all come from name.
+func build(b expression.Builder) (built, error) {
+	x, err := b.Build()
+	return built{x}, err
+}
 
 // notExists: no item has the key.
 func (e *Entity[T]) notExists() expression.ConditionBuilder {
@@ -108,7 +125,7 @@ func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], expec
 // primary key, and removes every derived index attribute the item no longer
 // has and every field of T it leaves out: after the update the stored item
 // is the planned item (plus attributes keyfirst does not know).
-func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBuilder) (expression.Expression, error) {
+func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBuilder) (built, error) {
 	var ub expression.UpdateBuilder
 	for _, n := range sortedKeys(p.item) {
 		if n == e.pk.attr.Name || e.hasSK && n == e.sk.attr.Name {
@@ -126,5 +143,5 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBui
 	for _, n := range remove {
 		ub = ub.Remove(name(n))
 	}
-	return expression.NewBuilder().WithUpdate(ub).WithCondition(cond).Build()
+	return build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
 }

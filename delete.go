@@ -31,7 +31,7 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 	} else {
 		cond = e.notExists().Or(e.isOwnType())
 	}
-	x, err := expression.NewBuilder().WithCondition(cond).Build()
+	x, err := build(expression.NewBuilder().WithCondition(cond))
 	if err != nil {
 		return err
 	}

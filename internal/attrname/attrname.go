@@ -1,0 +1,47 @@
+// Package attrname puts top-level attribute names of any spelling into
+// expressions built with the aws-sdk-go-v2 expression package.
+//
+// expression.NameNoDotSplit keeps dots in a name but still parses square
+// brackets: its BuildOperand reads "odd[0]" as element 0 of the list
+// "odd" (the expression gets "#0[0]" with #0 = "odd"), and refuses
+// "a[b]", "x]" and "[" as invalid parameters. No public NameBuilder
+// escapes that parsing, and an Operand cannot be made outside the
+// package. So [Name] hands the builder the name in an encoding without
+// brackets (percent-encoding of '%', '[' and ']', which is injective), and
+// [Names] decodes the ExpressionAttributeNames the builder produced: the
+// builder still writes every expression and every alias, and DynamoDB
+// receives the real names. Every name of an expression must then come
+// from [Name], and its ExpressionAttributeNames from [Names].
+package attrname
+
+import (
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+)
+
+var (
+	encoder = strings.NewReplacer("%", "%25", "[", "%5B", "]", "%5D")
+	decoder = strings.NewReplacer("%25", "%", "%5B", "[", "%5D", "]")
+)
+
+// Name returns a NameBuilder for the top-level attribute called n, never a
+// document path, whatever n contains (dots, brackets, spaces, '#', ':').
+// The expression built with it must take its names from [Names].
+func Name(n string) expression.NameBuilder {
+	return expression.NameNoDotSplit(encoder.Replace(n))
+}
+
+// Names returns the ExpressionAttributeNames of x, an expression whose
+// names all come from [Name]: each alias mapped to the real attribute name.
+func Names(x expression.Expression) map[string]string {
+	in := x.Names()
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]string, len(in))
+	for alias, n := range in {
+		out[alias] = decoder.Replace(n)
+	}
+	return out
+}
