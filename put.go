@@ -58,7 +58,7 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 	case e.version != "":
 		cond = e.hasVersion(expected)
 	}
-	x, err := expression.NewBuilder().WithCondition(cond).Build()
+	x, err := build(expression.NewBuilder().WithCondition(cond))
 	if err != nil {
 		return item, err
 	}
