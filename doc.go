@@ -139,7 +139,9 @@
 // key exists) with version 1; Put of version n and Update require the
 // stored version n and store n+1; Delete requires the stored version. A
 // lost update is an error wrapping [ErrVersionConflict], with the expected
-// and stored versions in a [*ConditionError], never silent. Batch writes
+// and stored versions in a [*ConditionError], never silent. A version
+// field has 32 bits or more, and the write that would store a version its
+// field cannot read back is refused ([ItemVersionMax]). Batch writes
 // cannot carry conditions, so versioned entities are refused there.
 //
 // # Batches

@@ -45,7 +45,10 @@ type EntitySpec[T any] struct {
 	Indexes map[string]IndexKeys[T]
 	// Version names an integer field of T used for optimistic locking: every
 	// write checks the stored version and stores the next one. Empty: no
-	// locking.
+	// locking. The field has 32 bits or more (int32, uint32, int64, int,
+	// ..., or a named type of one): a narrower one would run out after a
+	// few thousand writes of an item. A write whose next version the field
+	// could not read back is refused before any request ([ItemVersionMax]).
 	Version string
 }
 
@@ -64,6 +67,10 @@ type Entity[T any] struct {
 	groups   []indexGroup[T]
 	nDerived int
 	version  string
+	// versionMax is the largest version the version field holds;
+	// versionUnsigned tells an unsigned field.
+	versionMax      int64
+	versionUnsigned bool
 	// fieldNames are T's attributes; known adds the derived ones and the
 	// type attribute: everything a write of this entity may set.
 	fieldNames []string
@@ -319,7 +326,8 @@ func (b *entityBuilder[T]) orderedField(ks *KeySchema, a Attribute, f codec.Fiel
 	return false, nil
 }
 
-// versionField: the version attribute is an integer field of T, not a key.
+// versionField: the version attribute is an integer field of T of 32 bits
+// or more (minVersionBits), not a key.
 func (b *entityBuilder[T]) versionField() error {
 	v := b.spec.Version
 	if v == "" {
@@ -333,9 +341,14 @@ func (b *entityBuilder[T]) versionField() error {
 		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is %s; use an integer type encoded as a number", f.GoName, f.Type), nil)
 	case !f.Fixed:
 		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is inside an embedded pointer; move it to T or to an embedded struct", f.GoName), nil)
+	case f.Type.Bits() < minVersionBits:
+		limit, _ := versionLimit(f.Type)
+		return b.fail("", v, EntityVersion, fmt.Sprintf("field %s is %s, which runs out after %d writes of an item; use int64 (the stored numbers stay valid)",
+			f.GoName, f.Type, limit), nil)
 	case b.table.isKeyAttribute(v):
 		return b.fail("", v, EntityVersion, "a key attribute cannot be a version: each write would move the item", nil)
 	}
+	b.e.versionMax, b.e.versionUnsigned = versionLimit(f.Type)
 	return nil
 }
 

@@ -123,7 +123,7 @@ const (
 	EntityNilDerivation                              // a nil derivation
 	EntityFieldCollision                             // a field of T uses a derived or reserved attribute name
 	EntityFieldType                                  // a field of T that is an index key encodes to the wrong type
-	EntityVersion                                    // the version attribute is not an integer field of T or is a key
+	EntityVersion                                    // the version attribute is not an integer field of T of 32 bits or more, or is a key
 	EntityScannableShared                            // another entity type can already be in this Scannable index
 	EntityFieldOrder                                 // a field of T that is an index sort key does not encode in its values' order
 )
@@ -186,6 +186,7 @@ const (
 	ItemDecode                            // an item could not be decoded into T (see Err)
 	ItemVersioned                         // a versioned entity in a batch write, which cannot check versions
 	ItemBadString                         // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
+	ItemVersionMax                        // the version is the largest its field holds: the next one would overflow
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -200,6 +201,7 @@ var itemProblemText = map[ItemProblem]string{
 	ItemDecode:     "cannot decode",
 	ItemVersioned:  "versioned entity in a batch write",
 	ItemBadString:  "invalid UTF-8",
+	ItemVersionMax: "version field full",
 }
 
 // String describes the problem.

@@ -41,6 +41,11 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 			return zero, err
 		}
 		expected, next := e.versionOf(&v), int64(-1)
+		if e.version != "" {
+			if next, err = e.nextVersion(expected); err != nil {
+				return zero, err
+			}
+		}
 		if err := fn(&v); err != nil {
 			return zero, err
 		}
@@ -53,7 +58,6 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 		}
 		var cond expression.ConditionBuilder
 		if e.version != "" {
-			next = expected + 1
 			cond = e.hasVersion(expected)
 		} else {
 			cond = e.unchanged(old)

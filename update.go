@@ -31,7 +31,9 @@ func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, item T, optFn
 	cond := e.isOwnType()
 	if e.version != "" {
 		expected = e.versionOf(&item)
-		next = expected + 1
+		if next, err = e.nextVersion(expected); err != nil {
+			return item, err
+		}
 		cond = e.hasVersion(expected)
 	}
 	return e.update(ctx, api, "Update", item, expected, next, cond, o)
