@@ -38,7 +38,9 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 				Detail: "the item has a version; a new item of a versioned entity has version 0"}
 		}
 		creating = expected == 0
-		next = expected + 1
+		if next, err = e.nextVersion(expected); err != nil {
+			return item, err
+		}
 	}
 	p, err := e.plan(&item, next)
 	if err != nil {
