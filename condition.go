@@ -53,16 +53,19 @@ func (e *Entity[T]) hasVersion(n int64) expression.ConditionBuilder {
 		name(e.version).Equal(expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)})))
 }
 
-// unchanged: the stored item is exactly old (every attribute equal, every
-// attribute this entity may write and old lacks still absent). It guards
-// the read-modify-write of entities without a version attribute.
+// unchanged: every attribute this entity reads or writes is as in old,
+// the image Modify read (equal where old has it, absent where it has not).
+// It guards the read-modify-write of entities without a version attribute.
+// The primary key needs no comparison, and attributes the entity does not
+// know need none either: T is decoded from its own attributes only, and
+// the update touches no others, so another writer's change to them is
+// neither read nor overwritten.
 func (e *Entity[T]) unchanged(old map[string]types.AttributeValue) expression.ConditionBuilder {
 	var conds []expression.ConditionBuilder
-	for _, n := range sortedKeys(old) {
-		conds = append(conds, name(n).Equal(expression.Value(old[n])))
-	}
-	for _, n := range e.known {
-		if _, ok := old[n]; !ok {
+	for _, n := range e.guarded() {
+		if v, ok := old[n]; ok {
+			conds = append(conds, name(n).Equal(expression.Value(v)))
+		} else {
 			conds = append(conds, name(n).AttributeNotExists())
 		}
 	}
@@ -70,6 +73,22 @@ func (e *Entity[T]) unchanged(old map[string]types.AttributeValue) expression.Co
 		return conds[0]
 	}
 	return expression.And(conds[0], conds[1], conds[2:]...)
+}
+
+// guarded lists the attributes the condition of Modify compares: the
+// version and the entity type for a versioned entity, otherwise every
+// attribute the entity reads or writes except the primary key.
+func (e *Entity[T]) guarded() []string {
+	if e.version != "" {
+		return []string{e.table.typeAttr, e.version}
+	}
+	out := make([]string, 0, len(e.known))
+	for _, n := range e.known {
+		if n != e.pk.attr.Name && (!e.hasSK || n != e.sk.attr.Name) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // conditionFailed turns DynamoDB's ConditionalCheckFailedException into a

@@ -187,6 +187,7 @@ const (
 	ItemVersioned                         // a versioned entity in a batch write, which cannot check versions
 	ItemBadString                         // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
 	ItemVersionMax                        // the version is the largest its field holds: the next one would overflow
+	ItemExpression                        // the write needs an expression larger than DynamoDB allows
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -202,6 +203,7 @@ var itemProblemText = map[ItemProblem]string{
 	ItemVersioned:  "versioned entity in a batch write",
 	ItemBadString:  "invalid UTF-8",
 	ItemVersionMax: "version field full",
+	ItemExpression: "expression beyond DynamoDB's limits",
 }
 
 // String describes the problem.

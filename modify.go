@@ -14,7 +14,22 @@ import (
 // the modified item, and writes it with the same UpdateItem as
 // [Entity.Update], guarded by a condition that the stored item is still the
 // one read: its version for a versioned entity, otherwise every attribute
-// of the read image. When another writer came first, Modify reads again and
+// the entity reads or writes (T's fields, the derived attributes, the
+// entity type). Attributes the entity does not know need no guard: fn
+// never sees them and the update does not touch them, so another
+// program's changes to them are kept, however many there are.
+//
+// Without a version the condition compares those attributes one by one,
+// and one DynamoDB condition holds at most 300 operators and 4,096 bytes:
+// an entity of more than about 150 attributes (fewer when many are
+// absent) cannot be guarded, and Modify refuses it after the read and
+// before any write with an [*ItemError] ([ItemExpression]) that says to
+// declare [EntitySpec.Version]. No cheaper guard stays correct against
+// writers that are not keyfirst: they would not maintain a hidden
+// revision attribute, and a condition can only compare attributes one by
+// one.
+//
+// When another writer came first, Modify reads again and
 // calls fn again on the fresh item (so fn must only depend on the item it
 // receives), up to [Options.MaxAttempts] attempts (default 10) with
 // exponential backoff and full jitter; after the last one the error wraps

@@ -51,16 +51,10 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 	if err != nil {
 		return item, err
 	}
-	in := &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(e.table.name),
-		Key:                                 e.keyMap(p.key),
-		UpdateExpression:                    x.Update(),
-		ConditionExpression:                 x.Condition(),
-		ExpressionAttributeNames:            x.Names(),
-		ExpressionAttributeValues:           x.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              o.returnCapacity(),
+	if err := e.checkExpressions(op, x); err != nil {
+		return item, err
 	}
+	in := e.updateInput(p, x, o)
 	err = sendWrite(e, o, op, p.key, expected, false,
 		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
 		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
@@ -71,4 +65,19 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 		e.setVersion(&item, next)
 	}
 	return item, nil
+}
+
+// updateInput is the UpdateItem request that writes the planned item with
+// the update expression and condition x.
+func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.UpdateItemInput {
+	return &dynamodb.UpdateItemInput{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(p.key),
+		UpdateExpression:                    x.Update(),
+		ConditionExpression:                 x.Condition(),
+		ExpressionAttributeNames:            x.Names(),
+		ExpressionAttributeValues:           x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              o.returnCapacity(),
+	}
 }

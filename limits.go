@@ -1,0 +1,73 @@
+package keyfirst
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DynamoDB's limits on the expressions of one request. Measured on DynamoDB
+// Local (TestExpressionLimitsAsDynamoDB) as the AWS documentation states
+// them: an expression string of 4,096 bytes is accepted, one of 4,097 is
+// not; a condition of 300 operators is accepted, one of 301 is not.
+const (
+	// maxExpressionBytes is the largest expression string DynamoDB
+	// accepts (condition, update or other), in bytes.
+	maxExpressionBytes = 4096
+	// maxExpressionOperators is the largest number of operators and
+	// functions DynamoDB accepts in one condition expression.
+	maxExpressionOperators = 300
+)
+
+// countOperators counts the operators of a condition expression as
+// DynamoDB does: each comparator (= <> < <= > >=), AND, OR, NOT, IN,
+// BETWEEN (whose AND is part of it) and function call counts one;
+// parentheses, commas, names and values count nothing. The expression is
+// one the expression package built: names and values are placeholders.
+func countOperators(cond string) int {
+	n, between := 0, false
+	for _, tok := range strings.FieldsFunc(cond, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '(' || r == ')' || r == ','
+	}) {
+		switch upper := strings.ToUpper(tok); {
+		case tok[0] == '#' || tok[0] == ':':
+		case upper == "AND" && between:
+			between = false
+		case upper == "BETWEEN":
+			between = true
+			n++
+		default: // comparators, AND, OR, NOT, IN, function names
+			n++
+		}
+	}
+	return n
+}
+
+// checkExpressions refuses, before the request, an UpdateItem whose
+// expressions DynamoDB would refuse. keyfirst's update expressions hold
+// SET and REMOVE actions only, which DynamoDB does not count as operators
+// (an update of 382 SET actions passes on DynamoDB Local): only their
+// length can exceed a limit.
+func (e *Entity[T]) checkExpressions(op string, x built) error {
+	fail := func(detail string) error {
+		return &ItemError{Entity: e.typeName, Problem: ItemExpression, Detail: detail}
+	}
+	if u := x.Update(); u != nil && len(*u) > maxExpressionBytes {
+		return fail(fmt.Sprintf("the update expression is %d bytes, DynamoDB allows %d: the item has too many attributes for one UpdateItem; write it with Put",
+			len(*u), maxExpressionBytes))
+	}
+	c := x.Condition()
+	if c == nil {
+		return nil
+	}
+	ops := countOperators(*c)
+	if ops <= maxExpressionOperators && len(*c) <= maxExpressionBytes {
+		return nil
+	}
+	detail := fmt.Sprintf("the condition has %d operators in %d bytes, DynamoDB allows %d operators and %d bytes",
+		ops, len(*c), maxExpressionOperators, maxExpressionBytes)
+	if op == "Modify" && e.version == "" {
+		detail = fmt.Sprintf("Modify's guard compares the %d attributes the entity reads and writes: %s; declare EntitySpec.Version to guard Modify with one attribute",
+			len(e.guarded()), detail)
+	}
+	return fail(detail)
+}
