@@ -99,9 +99,9 @@ func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) er
 	if !errors.As(err, &ccf) {
 		return err
 	}
-	ce := &ConditionError{Expected: expected}
+	ce := &ConditionError{Versioned: e.version != "", Expected: expected}
 	if len(ccf.Item) > 0 {
-		ce.Found = true
+		ce.Found, ce.Item = true, ccf.Item
 		ce.FoundType = itemType(ccf.Item, e.table.typeAttr)
 		if e.version != "" {
 			if n, ok := ccf.Item[e.version].(*types.AttributeValueMemberN); ok {

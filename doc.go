@@ -123,8 +123,12 @@
 // fields of the stored item, [Entity.Modify] reads it (consistently), lets a
 // function change it, and writes it back with the same Update, guarded by
 // the version, or, for an entity without a version attribute, by a
-// condition that the stored item is still the image read; on a conflict it
-// reads again and retries, with backoff, a bounded number of times. A
+// condition that every attribute the entity reads or writes is still as
+// read (which DynamoDB's expression limits allow for about 150 attributes;
+// a wider entity needs a version). While other writers' writes come first
+// it reads again and retries, with backoff and full jitter, up to a
+// generous bound; a condition that fails on an unchanged item stops it at
+// once ([ErrConditionUnexplained]). A
 // modification that changes the primary key is refused ([ErrKeyChanged]):
 // moving an item is a Put and a Delete. The price: an Update sends the
 // whole item (DynamoDB bills an update on the larger of the old and new

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
@@ -34,8 +36,16 @@ var (
 	// ErrAlreadyExists: a create-only write found an item with the key.
 	ErrAlreadyExists = errors.New("keyfirst: item already exists")
 	// ErrVersionConflict: the stored item's version is not the one the
-	// write expected: another writer came first (a lost update, refused).
+	// write expected or, for [Entity.Modify] of an entity without a
+	// version, the stored item changed since it was read: another writer
+	// came first (a lost update, refused).
 	ErrVersionConflict = errors.New("keyfirst: version conflict")
+	// ErrConditionUnexplained: [Entity.Modify]'s condition failed although
+	// the stored item, as DynamoDB returned it with the failure, is the one
+	// read: no other writer caused it, so retrying cannot help. It is a bug
+	// in keyfirst or a value DynamoDB does not find equal to itself; please
+	// report it.
+	ErrConditionUnexplained = errors.New("keyfirst: write condition failed on an unchanged item")
 	// ErrKeyChanged: a modification changed the item's primary key, which
 	// would write another item. Nothing was sent.
 	ErrKeyChanged = errors.New("keyfirst: primary key changed")
@@ -277,13 +287,20 @@ func (e *EntityTypeError) Unwrap() error {
 
 // ConditionError reports a conditional write that DynamoDB refused, with
 // what the stored item held. It wraps [ErrAlreadyExists], [ErrNotFound],
-// [ErrVersionConflict] or [ErrWrongEntityType].
+// [ErrVersionConflict], [ErrWrongEntityType] or [ErrConditionUnexplained].
 type ConditionError struct {
 	Err       error  // the sentinel
+	Versioned bool   // whether the entity has a version attribute (Expected and Actual are versions)
 	Expected  int64  // the version the write expected (versioned entities)
 	Actual    int64  // the stored version, when an item was found
 	Found     bool   // whether an item was stored under the key
 	FoundType string // the stored item's entity type, when found
+	// Item is the stored item as DynamoDB returned it with the failure
+	// (ReturnValuesOnConditionCheckFailure=ALL_OLD); nil when none was.
+	Item map[string]types.AttributeValue
+	// Attempts is the number of attempts [Entity.Modify] made before it
+	// gave up; 0 for the other operations.
+	Attempts int
 }
 
 // Error describes the failure with its facts.
@@ -291,12 +308,24 @@ func (e *ConditionError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Err.Error())
 	switch {
+	case errors.Is(e.Err, ErrVersionConflict) && !e.Versioned:
+		b.WriteString(": the stored item changed since it was read")
 	case errors.Is(e.Err, ErrVersionConflict) && e.Found:
 		fmt.Fprintf(&b, ": expected version %d, stored version %d", e.Expected, e.Actual)
 	case errors.Is(e.Err, ErrVersionConflict):
 		fmt.Fprintf(&b, ": expected version %d, no item stored", e.Expected)
 	case errors.Is(e.Err, ErrWrongEntityType):
 		fmt.Fprintf(&b, ": stored item is a %q", e.FoundType)
+	case errors.Is(e.Err, ErrConditionUnexplained) && e.Versioned:
+		fmt.Fprintf(&b, ": the stored item has the version read (%d), so no other writer caused it", e.Actual)
+	case errors.Is(e.Err, ErrConditionUnexplained):
+		b.WriteString(": every attribute the condition compares is as read, so no other writer caused it")
+	}
+	switch {
+	case e.Attempts == 1:
+		b.WriteString(" (1 attempt)")
+	case e.Attempts > 1:
+		fmt.Fprintf(&b, " (%d attempts)", e.Attempts)
 	}
 	return b.String()
 }

@@ -29,12 +29,23 @@ import (
 // revision attribute, and a condition can only compare attributes one by
 // one.
 //
-// When another writer came first, Modify reads again and
-// calls fn again on the fresh item (so fn must only depend on the item it
-// receives), up to [Options.MaxAttempts] attempts (default 10) with
-// exponential backoff and full jitter; after the last one the error wraps
-// [ErrVersionConflict]. With N concurrent writers, N attempts always
-// suffice: each failed attempt means another writer succeeded.
+// The condition fails when another writer's write came first: the stored
+// item that DynamoDB returns with the failure differs from the one read in
+// an attribute the condition compares. Modify then reads again and calls
+// fn again on the fresh item (so fn must only depend on the item it
+// receives), after a pause of exponential backoff with full jitter
+// ([Options.RetryBaseDelay], [Options.RetryMaxDelay]). Each such failure
+// means that another writer succeeded, so the writers as a whole always
+// progress; but one call can lose many times in a row while new writers
+// keep arriving, and no fixed number of attempts suffices for every load.
+// So Modify retries for as long as the cause is contention, until it
+// succeeds, the context ends (the error then wraps ctx.Err() and
+// [ErrVersionConflict]) or [Options.MaxAttempts] attempts (default 100)
+// were made: the error is then a [*ConditionError] wrapping
+// [ErrVersionConflict] that says what happened and how many attempts were
+// made. A condition that fails although the stored item is the one read
+// is no contention and retrying cannot help: Modify stops at once with
+// [ErrConditionUnexplained].
 //
 // An error from fn ends Modify with that error and writes nothing. fn must
 // not change the primary key ([ErrKeyChanged]: to move an item, Put the new
@@ -50,7 +61,7 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 		attempts = defaultModifyAttempts
 	}
 	policy := o.backoff()
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
 		v, old, err := e.read(ctx, api, "Modify", key, true, o)
 		if err != nil {
 			return zero, err
@@ -81,11 +92,20 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 		if err == nil {
 			return written, nil
 		}
-		if !errors.Is(err, ErrVersionConflict) || attempt+1 >= attempts {
+		var ce *ConditionError
+		if !errors.As(err, &ce) || !errors.Is(ce.Err, ErrVersionConflict) {
 			return zero, err
 		}
-		if err := backoff.Sleep(ctx, policy.Delay(attempt)); err != nil {
-			return zero, e.opError("Modify", key, errors.Join(err, ErrVersionConflict))
+		ce.Attempts = attempt
+		if ce.Found && sameAttributes(e.guarded(), old, ce.Item) {
+			ce.Err = ErrConditionUnexplained
+			return zero, err
+		}
+		if attempt >= attempts {
+			return zero, err
+		}
+		if err := backoff.Sleep(ctx, policy.Delay(attempt-1)); err != nil {
+			return zero, e.opError("Modify", key, errors.Join(err, ce))
 		}
 	}
 }

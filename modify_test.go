@@ -10,16 +10,48 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 )
 
-// TestModifyConcurrentIncrements: N goroutines each add 1 by
-// read-modify-write; the end value is N, with and without a version
-// attribute. N attempts always suffice for N writers.
+// TestModifyConcurrentIncrements: 8 goroutines each make 25 increments of
+// one item by read-modify-write, with the default options: every call
+// succeeds and the end value counts them all, with and without a version
+// attribute. Writers keep arriving, so no fixed number of attempts per
+// call would do; Modify retries as long as another writer's success is
+// the cause.
 func TestModifyConcurrentIncrements(t *testing.T) {
 	t.Parallel()
-	const writers = 8
+	const writers, increments = 8, 25
+	// hammer runs the writers; modify makes one call through api and
+	// reports its error. The attempts (reads) of each call are logged.
+	hammer := func(t *testing.T, client *dynamodb.Client, modify func(api keyfirst.ModifyAPI) error) {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		failures, attempts, most := 0, int64(0), int64(0)
+		for range writers {
+			wg.Go(func() {
+				for range increments {
+					api := &countingReads{Client: client}
+					err := modify(api)
+					mu.Lock()
+					if err != nil {
+						failures++
+						t.Error(err)
+					}
+					attempts += api.reads.Load()
+					most = max(most, api.reads.Load())
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		t.Logf("%d calls made %d attempts, at most %d for one call", writers*increments, attempts, most)
+		if failures != 0 {
+			t.Fatalf("%d of %d calls failed", failures, writers*increments)
+		}
+	}
 	t.Run("versioned", func(t *testing.T) {
 		t.Parallel()
 		client, s := localShop(t)
@@ -28,32 +60,17 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.Total = 0
 		k := mustKey(t, s.orders, o)
-		var wg sync.WaitGroup
-		errs := make(chan error, writers)
-		for range writers {
-			wg.Go(func() {
-				_, err := s.orders.Modify(ctx, client, k, func(o *Order) error {
-					o.Total++
-					return nil
-				}, keyfirst.WithMaxAttempts(writers), func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
-				errs <- err
-			})
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		hammer(t, client, func(api keyfirst.ModifyAPI) error {
+			_, err := s.orders.Modify(ctx, api, k, func(o *Order) error { o.Total++; return nil })
+			return err
+		})
 		got, err := s.orders.Get(ctx, client, k, keyfirst.ConsistentRead())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Total != 100+writers || got.Version != 1+writers {
-			t.Fatalf("total %d version %d, want %d and %d", got.Total, got.Version, 100+writers, 1+writers)
+		if want := writers * increments; got.Total != int64(100+want) || got.Version != int64(1+want) {
+			t.Fatalf("total %d version %d, want %d and %d", got.Total, got.Version, 100+want, 1+want)
 		}
 	})
 	t.Run("unversioned", func(t *testing.T) {
@@ -65,29 +82,29 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := mustKey(t, s.customers, c)
-		var wg sync.WaitGroup
-		var failures atomic.Int32
-		for range writers {
-			wg.Go(func() {
-				_, err := s.customers.Modify(ctx, client, k, func(c *Customer) error {
-					c.Name += "x"
-					return nil
-				}, keyfirst.WithMaxAttempts(writers), func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
-				if err != nil {
-					t.Error(err)
-					failures.Add(1)
-				}
-			})
-		}
-		wg.Wait()
+		hammer(t, client, func(api keyfirst.ModifyAPI) error {
+			_, err := s.customers.Modify(ctx, api, k, func(c *Customer) error { c.Name += "x"; return nil })
+			return err
+		})
 		got, err := s.customers.Get(ctx, client, k, keyfirst.ConsistentRead())
-		if err != nil || failures.Load() != 0 {
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Name != strings.Repeat("x", writers) {
-			t.Fatalf("name %q: lost updates", got.Name)
+		if len(got.Name) != writers*increments {
+			t.Fatalf("%d increments stored, want %d: lost updates", len(got.Name), writers*increments)
 		}
 	})
+}
+
+// countingReads counts the reads of a client: the attempts of a Modify.
+type countingReads struct {
+	*dynamodb.Client
+	reads atomic.Int64
+}
+
+func (c *countingReads) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	c.reads.Add(1)
+	return c.Client.GetItem(ctx, in, optFns...)
 }
 
 // interfering is a client that lets another writer change the item between
@@ -205,5 +222,101 @@ func TestModifyRefusals(t *testing.T) {
 	missing := mustKey(t, s.orders, order("c1", "nope", Open, day))
 	if _, err := s.orders.Modify(ctx, client, missing, func(*Order) error { return nil }); !errors.Is(err, keyfirst.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
+	}
+}
+
+// TestModifyGivesUpTruthfully: without a version, the error after the last
+// attempt says that the item changed since it was read, and how many
+// attempts were made; nothing of the modification is written.
+func TestModifyGivesUpTruthfully(t *testing.T) {
+	t.Parallel()
+	client, s := localShop(t)
+	ctx := context.Background()
+	c := Customer{ID: "c1", Name: "Ana"}
+	if _, err := s.customers.Put(ctx, client, c); err != nil {
+		t.Fatal(err)
+	}
+	k := mustKey(t, s.customers, c)
+	rename := func() {
+		if _, err := s.customers.Modify(ctx, client, k, func(c *Customer) error { c.Name += "!"; return nil }); err != nil {
+			t.Error(err)
+		}
+	}
+	api := &interfering{Client: client, n: 2, other: rename}
+	_, err := s.customers.Modify(ctx, api, k, func(c *Customer) error { c.Admin = true; return nil },
+		keyfirst.WithMaxAttempts(2), func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
+	var ce *keyfirst.ConditionError
+	if !errors.Is(err, keyfirst.ErrVersionConflict) || !strings.Contains(err.Error(), "the stored item changed since it was read") ||
+		!strings.Contains(err.Error(), "2 attempts") || strings.Contains(err.Error(), "version 0") ||
+		!errors.As(err, &ce) || ce.Attempts != 2 || ce.Versioned || avText(ce.Item["name"]) != "Ana!!" {
+		t.Fatalf("gave up with: %v", err)
+	}
+	if got, _ := s.customers.Get(ctx, client, k, keyfirst.ConsistentRead()); got.Admin || got.Name != "Ana!!" {
+		t.Fatalf("stored %+v", got)
+	}
+}
+
+// tampering corrupts, in every UpdateItem, the expression value that holds
+// the entity type: the condition then fails on an item nobody changed, as
+// it would with a bug in keyfirst's guard.
+type tampering struct {
+	*dynamodb.Client
+	typ     string
+	reads   int
+	updates int
+}
+
+func (c *tampering) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	c.reads++
+	return c.Client.GetItem(ctx, in, optFns...)
+}
+
+func (c *tampering) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	c.updates++
+	for alias, v := range in.ExpressionAttributeValues {
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == c.typ {
+			in.ExpressionAttributeValues[alias] = &types.AttributeValueMemberS{Value: c.typ + "?"}
+		}
+	}
+	return c.Client.UpdateItem(ctx, in, optFns...)
+}
+
+// TestModifyStopsWhenNothingChanged: a condition that fails although the
+// stored item is the one read is no contention: Modify stops at once with
+// an error that says so instead of retrying to exhaustion.
+func TestModifyStopsWhenNothingChanged(t *testing.T) {
+	t.Parallel()
+	client, s := localShop(t)
+	ctx := context.Background()
+	o, err := s.orders.Put(ctx, client, order("c1", "o1", Open, day))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Customer{ID: "c1", Name: "Ana"}
+	if _, err := s.customers.Put(ctx, client, c); err != nil {
+		t.Fatal(err)
+	}
+	fast := func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond }
+	for _, tc := range []struct {
+		typ    string
+		modify func(api keyfirst.ModifyAPI) error
+	}{
+		{"ORDER", func(api keyfirst.ModifyAPI) error {
+			_, err := s.orders.Modify(ctx, api, mustKey(t, s.orders, o), func(o *Order) error { o.Note = "x"; return nil }, fast)
+			return err
+		}},
+		{"CUSTOMER", func(api keyfirst.ModifyAPI) error {
+			_, err := s.customers.Modify(ctx, api, mustKey(t, s.customers, c), func(c *Customer) error { c.Admin = true; return nil }, fast)
+			return err
+		}},
+	} {
+		api := &tampering{Client: client, typ: tc.typ}
+		err := tc.modify(api)
+		var ce *keyfirst.ConditionError
+		if !errors.Is(err, keyfirst.ErrConditionUnexplained) || errors.Is(err, keyfirst.ErrVersionConflict) ||
+			!errors.As(err, &ce) || ce.Attempts != 1 || !strings.Contains(err.Error(), "no other writer caused it") ||
+			api.reads != 1 || api.updates != 1 {
+			t.Fatalf("%s: %d reads, %d updates: %v", tc.typ, api.reads, api.updates, err)
+		}
 	}
 }

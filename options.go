@@ -25,7 +25,8 @@ type Options struct {
 	// ConditionalCheckFailedException carries no capacity figures (AWS
 	// still bills the attempt).
 	Capacity *Capacity
-	// MaxAttempts bounds the attempts of Modify (default 10) and the
+	// MaxAttempts bounds the attempts of Modify (default 100: it retries
+	// while other writers' writes come first, see [Entity.Modify]) and the
 	// rounds of a batch that leave items unprocessed (default 0: retry until
 	// done or until the context ends).
 	MaxAttempts int
@@ -48,8 +49,15 @@ func WithCapacity(c *Capacity) func(*Options) { return func(o *Options) { o.Capa
 // WithMaxAttempts sets [Options.MaxAttempts].
 func WithMaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
 
-// defaultModifyAttempts is Modify's attempt budget.
-const defaultModifyAttempts = 10
+// defaultModifyAttempts is Modify's attempt budget when MaxAttempts is 0.
+// Each failed attempt is another writer's success. Measured with 8 writers
+// making 25 increments each of one item on DynamoDB Local
+// (TestModifyConcurrentIncrements under -race on a loaded 2-core machine):
+// 330 to 470 attempts for the 200 calls, at most 9 to 17 for one call; the
+// former budget of 10 let 1 to 6 calls of 200 give up. 100 leaves a wide
+// margin; with the default delays the pauses of 99 retries last at most
+// 187 s (94 s on average), and the context bounds them too.
+const defaultModifyAttempts = 100
 
 // optionSet lists the options an operation accepts besides Capacity.
 type optionSet uint8
