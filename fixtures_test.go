@@ -296,8 +296,13 @@ func sortedKeys(m map[string]string) []string {
 // returns it without entities, for tests that register their own.
 func localTable(t testing.TB) (*dynamodb.Client, *keyfirst.Table) {
 	t.Helper()
+	return localTableOf(t, shopSpec())
+}
+
+// localTableOf creates the table of spec in DynamoDB Local for this test.
+func localTableOf(t testing.TB, spec keyfirst.TableSpec) (*dynamodb.Client, *keyfirst.Table) {
+	t.Helper()
 	client := integration.Client(t)
-	spec := shopSpec()
 	base, err := keyfirst.NewTable(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -344,4 +349,22 @@ func queryItems(t testing.TB, client *dynamodb.Client, table, pkName, pk string)
 		t.Fatal(err)
 	}
 	return out.Items
+}
+
+// mustPut is e.Put(v), failing the test on an error.
+func mustPut[T any](t testing.TB, client keyfirst.PutItemAPI, e *keyfirst.Entity[T], v T) T {
+	t.Helper()
+	out, err := e.Put(context.Background(), client, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// putRaw writes item with a plain PutItem, as another program would.
+func putRaw(t testing.TB, client *dynamodb.Client, table string, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &table, Item: item}); err != nil {
+		t.Fatal(err)
+	}
 }

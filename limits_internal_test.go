@@ -24,16 +24,7 @@ import (
 // DynamoDB reports them.
 func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	spec := TableSpec{Name: "limits", PartitionKey: StringAttr("PK")}
-	table, err := NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.Name = integration.CreateTable(t, table.CreateTableInput())
-	if table, err = NewTable(spec); err != nil {
-		t.Fatal(err)
-	}
+	client, table := localKeyTable(t)
 	type one struct {
 		ID string `dynamodbav:"id"`
 	}
@@ -47,7 +38,7 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 	// send sends the request and returns DynamoDB's refusal, if any (a
 	// failed condition is an accepted expression).
 	send := func(in *dynamodb.UpdateItemInput) string {
-		in.TableName = aws.String(spec.Name)
+		in.TableName = aws.String(table.Name())
 		in.Key = map[string]types.AttributeValue{"PK": v}
 		_, err := client.UpdateItem(ctx, in)
 		var ccf *types.ConditionalCheckFailedException
@@ -161,4 +152,20 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 			}
 		}
 	}
+}
+
+// localKeyTable creates, in DynamoDB Local, a table of one string partition
+// key "PK" for this test.
+func localKeyTable(t *testing.T) (*dynamodb.Client, *Table) {
+	t.Helper()
+	spec := TableSpec{Name: "keyed", PartitionKey: StringAttr("PK")}
+	table, err := NewTable(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.Name = integration.CreateTable(t, table.CreateTableInput())
+	if table, err = NewTable(spec); err != nil {
+		t.Fatal(err)
+	}
+	return integration.Client(t), table
 }

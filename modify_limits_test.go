@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -20,20 +19,14 @@ import (
 func TestModifyItemWithManyForeignAttributes(t *testing.T) {
 	t.Parallel()
 	client, s := localShop(t)
-	ctx := context.Background()
-	c := Customer{ID: "c1", Name: "Ana"}
-	if _, err := s.customers.Put(ctx, client, c); err != nil {
-		t.Fatal(err)
-	}
+	c := mustPut(t, client, s.customers, Customer{ID: "c1", Name: "Ana"})
 	key := map[string]typesAV{"PK": sAV("CUST#c1"), "SK": sAV("CUST#c1")}
 	item := rawItem(t, client, s.table.Name(), key)
 	for i := range 305 {
 		item[fmt.Sprintf("legacy attribute %03d", i)] = sAV(strings.Repeat("v", i%40+1))
 	}
-	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: ptr(s.table.Name()), Item: item}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.customers.Modify(ctx, client, mustKey(t, s.customers, c), func(c *Customer) error {
+	putRaw(t, client, s.table.Name(), item)
+	got, err := s.customers.Modify(context.Background(), client, mustKey(t, s.customers, c), func(c *Customer) error {
 		c.Name = "Ana Maria"
 		c.Admin = true
 		return nil

@@ -56,11 +56,7 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		t.Parallel()
 		client, s := localShop(t)
 		ctx := context.Background()
-		o, err := s.orders.Put(ctx, client, order("c1", "o1", Open, day))
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := mustKey(t, s.orders, o)
+		k := mustKey(t, s.orders, mustPut(t, client, s.orders, order("c1", "o1", Open, day)))
 		hammer(t, client, func(api keyfirst.ModifyAPI) error {
 			_, err := s.orders.Modify(ctx, api, k, func(o *Order) error { o.Total++; return nil })
 			return err
@@ -77,11 +73,7 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		t.Parallel()
 		client, s := localShop(t)
 		ctx := context.Background()
-		c := Customer{ID: "c1"}
-		if _, err := s.customers.Put(ctx, client, c); err != nil {
-			t.Fatal(err)
-		}
-		k := mustKey(t, s.customers, c)
+		k := mustKey(t, s.customers, mustPut(t, client, s.customers, Customer{ID: "c1"}))
 		hammer(t, client, func(api keyfirst.ModifyAPI) error {
 			_, err := s.customers.Modify(ctx, api, k, func(c *Customer) error { c.Name += "x"; return nil })
 			return err
@@ -232,11 +224,7 @@ func TestModifyGivesUpTruthfully(t *testing.T) {
 	t.Parallel()
 	client, s := localShop(t)
 	ctx := context.Background()
-	c := Customer{ID: "c1", Name: "Ana"}
-	if _, err := s.customers.Put(ctx, client, c); err != nil {
-		t.Fatal(err)
-	}
-	k := mustKey(t, s.customers, c)
+	k := mustKey(t, s.customers, mustPut(t, client, s.customers, Customer{ID: "c1", Name: "Ana"}))
 	rename := func() {
 		if _, err := s.customers.Modify(ctx, client, k, func(c *Customer) error { c.Name += "!"; return nil }); err != nil {
 			t.Error(err)
@@ -288,14 +276,8 @@ func TestModifyStopsWhenNothingChanged(t *testing.T) {
 	t.Parallel()
 	client, s := localShop(t)
 	ctx := context.Background()
-	o, err := s.orders.Put(ctx, client, order("c1", "o1", Open, day))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := Customer{ID: "c1", Name: "Ana"}
-	if _, err := s.customers.Put(ctx, client, c); err != nil {
-		t.Fatal(err)
-	}
+	o := mustPut(t, client, s.orders, order("c1", "o1", Open, day))
+	c := mustPut(t, client, s.customers, Customer{ID: "c1", Name: "Ana"})
 	fast := func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond }
 	for _, tc := range []struct {
 		typ    string

@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/integration"
 )
 
 // Odd has fields named with every character an expression would otherwise
@@ -45,18 +44,8 @@ func oddValue(o *Odd, name string) *string {
 // oddTable has key and entity-type attributes with such names too.
 func oddTable(t *testing.T) (*dynamodb.Client, *keyfirst.Table) {
 	t.Helper()
-	spec := keyfirst.TableSpec{Name: "odd", PartitionKey: keyfirst.StringAttr("p[0]"), SortKey: keyfirst.StringAttr("s.k"),
-		TypeAttribute: "t[y]"}
-	base, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.Name = integration.CreateTable(t, base.CreateTableInput())
-	table, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return integration.Client(t), table
+	return localTableOf(t, keyfirst.TableSpec{Name: "odd", PartitionKey: keyfirst.StringAttr("p[0]"),
+		SortKey: keyfirst.StringAttr("s.k"), TypeAttribute: "t[y]"})
 }
 
 func oddSpec(typ, version string) keyfirst.EntitySpec[Odd] {
@@ -133,9 +122,7 @@ func TestAttributeNamesAreNames(t *testing.T) {
 			raw := rawItem(t, client, table.Name(), key)
 			raw["list[0]"] = sAV("foreign")
 			raw["map.key"] = sAV("foreign")
-			if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: ptr(table.Name()), Item: raw}); err != nil {
-				t.Fatal(err)
-			}
+			putRaw(t, client, table.Name(), raw)
 			calls := 0
 			o, err = odds.Modify(ctx, client, mustKey(t, odds, o), func(m *Odd) error {
 				calls++

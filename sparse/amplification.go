@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
@@ -202,7 +203,7 @@ func (e *Estimator) Estimate(before, after map[string]types.AttributeValue) (Cos
 	}
 	if before != nil && after != nil {
 		for _, a := range e.primary {
-			if !equalValues(before[a.Name], after[a.Name]) {
+			if !avequal.Equal(before[a.Name], after[a.Name]) {
 				return c, &EstimateError{Attribute: a.Name, Problem: EstimateKeyMismatch,
 					Detail: "a write changes one item; a new key is a delete and a create"}
 			}
@@ -362,7 +363,7 @@ func (p *indexPlan) size(item map[string]types.AttributeValue, full int) int {
 
 func (p *indexPlan) keyChanged(before, after map[string]types.AttributeValue) bool {
 	for _, a := range p.keys {
-		if !equalValues(before[a.Name], after[a.Name]) {
+		if !avequal.Equal(before[a.Name], after[a.Name]) {
 			return true
 		}
 	}
@@ -373,10 +374,10 @@ func (p *indexPlan) keyChanged(before, after map[string]types.AttributeValue) bo
 // keys differs (the keys are equal when it is asked).
 func (p *indexPlan) projectionChanged(before, after map[string]types.AttributeValue) bool {
 	if p.all {
-		return !equalMaps(before, after)
+		return !avequal.EqualMaps(before, after)
 	}
 	for _, name := range p.nonKey {
-		if !equalValues(before[name], after[name]) {
+		if !avequal.Equal(before[name], after[name]) {
 			return true
 		}
 	}

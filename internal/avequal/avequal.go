@@ -1,4 +1,9 @@
-package sparse
+// Package avequal compares DynamoDB attribute values as DynamoDB's =
+// does: numbers by value, sets in any order, lists and maps element by
+// element. sparse uses it to see which attributes a write changes, the
+// root package to tell a Modify conflict from a condition that cannot
+// hold.
+package avequal
 
 import (
 	"bytes"
@@ -8,11 +13,11 @@ import (
 	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
-// equalValues reports whether two attribute values are the same as
+// Equal reports whether two attribute values are the same as
 // DynamoDB sees them: numbers compare by value ("1.0" is "1"), sets ignore
 // order, lists and maps compare element by element. nil (absent) equals
 // only nil.
-func equalValues(a, b types.AttributeValue) bool {
+func Equal(a, b types.AttributeValue) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
@@ -46,26 +51,26 @@ func equalValues(a, b types.AttributeValue) bool {
 			return false
 		}
 		for i := range x.Value {
-			if !equalValues(x.Value[i], y.Value[i]) {
+			if !Equal(x.Value[i], y.Value[i]) {
 				return false
 			}
 		}
 		return true
 	case *types.AttributeValueMemberM:
 		y, ok := b.(*types.AttributeValueMemberM)
-		return ok && equalMaps(x.Value, y.Value)
+		return ok && EqualMaps(x.Value, y.Value)
 	}
 	return false
 }
 
-// equalMaps compares two attribute maps (items, or M values).
-func equalMaps(a, b map[string]types.AttributeValue) bool {
+// EqualMaps compares two attribute maps (items, or M values).
+func EqualMaps(a, b map[string]types.AttributeValue) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for k, v := range a {
 		w, ok := b[k]
-		if !ok || !equalValues(v, w) {
+		if !ok || !Equal(v, w) {
 			return false
 		}
 	}

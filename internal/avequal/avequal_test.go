@@ -1,4 +1,4 @@
-package sparse
+package avequal
 
 import (
 	"math/big"
@@ -54,11 +54,11 @@ func TestEqualValues(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := equalValues(tc.a, tc.b); got != tc.equal {
-				t.Errorf("equalValues = %v, want %v", got, tc.equal)
+			if got := Equal(tc.a, tc.b); got != tc.equal {
+				t.Errorf("Equal = %v, want %v", got, tc.equal)
 			}
-			if got := equalValues(tc.b, tc.a); got != tc.equal {
-				t.Errorf("equalValues, reversed = %v, want %v", got, tc.equal)
+			if got := Equal(tc.b, tc.a); got != tc.equal {
+				t.Errorf("Equal, reversed = %v, want %v", got, tc.equal)
 			}
 		})
 	}
@@ -69,11 +69,11 @@ func TestEqualValues(t *testing.T) {
 		a[i] = big.NewInt(int64(i)).String()
 		b[39-i] = a[i] + ".0"
 	}
-	if !equalValues(&types.AttributeValueMemberNS{Value: a}, &types.AttributeValueMemberNS{Value: b}) {
+	if !Equal(&types.AttributeValueMemberNS{Value: a}, &types.AttributeValueMemberNS{Value: b}) {
 		t.Error("large number sets of equal values differ")
 	}
 	b[0] = "40"
-	if equalValues(&types.AttributeValueMemberNS{Value: a}, &types.AttributeValueMemberNS{Value: b}) {
+	if Equal(&types.AttributeValueMemberNS{Value: a}, &types.AttributeValueMemberNS{Value: b}) {
 		t.Error("large number sets of different values are equal")
 	}
 }
