@@ -16,7 +16,9 @@
 //	keys          pure codecs: composite sort keys whose byte order is the
 //	              values' order (no SDK, no network)
 //	internal      plumbing users never import: the struct codec, item sizes
-//	              and DynamoDB numbers (itemsize), error texts, retry backoff
+//	              and DynamoDB numbers (itemsize), error texts, retry backoff,
+//	              attribute names in expressions (attrname), DynamoDB's
+//	              equality of values (avequal)
 //
 // [github.com/keyfirst/keyfirst/keys] encodes typed values into key segments
 // (enums first, ISO-8601 UTC times, zero-padded integers) and builds the
