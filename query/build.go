@@ -3,7 +3,6 @@ package query
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/attrname"
 	"github.com/keyfirst/keyfirst/keys"
 )
 
@@ -51,7 +51,7 @@ type term struct {
 
 // keyCondition is the term as an expression package key condition.
 func (t term) keyCondition() expression.KeyConditionBuilder {
-	k := expression.Key(t.attr)
+	k := attrname.Key(t.attr)
 	switch t.op {
 	case keys.OpLt:
 		return k.LessThan(expression.Value(t.lo))
@@ -124,7 +124,11 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if len(conds) > 1 {
 		kc = expression.KeyAnd(conds...)
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	b := expression.NewBuilder().WithKeyCondition(kc)
+	if names != nil {
+		b = b.WithProjection(attrname.Projection(names))
+	}
+	expr, err := b.Build()
 	if err != nil {
 		// Unreachable with checked terms and names; kept as a typed error.
 		return nil, f.fail("", ProblemSortKey, "the expression package refused the condition", err)
@@ -132,15 +136,11 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	p.input = dynamodb.QueryInput{
 		TableName:                 aws.String(p.table),
 		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
+		ExpressionAttributeNames:  attrname.Names(expr),
+		ProjectionExpression:      expr.Projection(),
 		ExpressionAttributeValues: expr.Values(),
 		ScanIndexForward:          aws.Bool(!q.desc),
 		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
-	}
-	if names != nil {
-		projection, attrNames := projectionExpression(names)
-		p.input.ProjectionExpression = aws.String(projection)
-		maps.Copy(p.input.ExpressionAttributeNames, attrNames)
 	}
 	if q.index != "" {
 		p.input.IndexName = aws.String(q.index)

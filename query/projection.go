@@ -242,19 +242,6 @@ func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttr
 	return nil, typed, nil
 }
 
-// projectionExpression is the ProjectionExpression of names and its
-// attribute names: each name is an attribute, never a document path, so a
-// name with a dot or brackets reads the attribute of that name.
-func projectionExpression(names []string) (string, map[string]string) {
-	placeholders := make([]string, len(names))
-	attrNames := make(map[string]string, len(names))
-	for i, n := range names {
-		placeholders[i] = "#p" + strconv.Itoa(i)
-		attrNames[placeholders[i]] = n
-	}
-	return strings.Join(placeholders, ", "), attrNames
-}
-
 // dedupe drops the repeats of names, keeping the first of each.
 func dedupe(names []string) []string {
 	out := make([]string, 0, len(names))

@@ -7,10 +7,12 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/attrname"
 )
 
 // MaxSegments is the largest number of parallel segments of a [Scan], one
@@ -129,9 +131,13 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
 	}
 	if names != nil {
-		projection, attrNames := projectionExpression(names)
-		p.input.ProjectionExpression = aws.String(projection)
-		p.input.ExpressionAttributeNames = attrNames
+		x, err := expression.NewBuilder().WithProjection(attrname.Projection(names)).Build()
+		if err != nil {
+			// Unreachable with checked names; kept as a typed error.
+			return nil, f.fail("", ProblemProjection, "the expression package refused the projection", err)
+		}
+		p.input.ProjectionExpression = x.Projection()
+		p.input.ExpressionAttributeNames = attrname.Names(x)
 	}
 	if s.consistent {
 		p.input.ConsistentRead = aws.Bool(true)

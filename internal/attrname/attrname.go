@@ -32,6 +32,22 @@ func Name(n string) expression.NameBuilder {
 	return expression.NameNoDotSplit(encoder.Replace(n))
 }
 
+// Key returns a KeyBuilder for the key attribute called n, for key
+// conditions. The expression package does not parse key names, but an
+// expression mixing keys and names must encode both alike for [Names].
+func Key(n string) expression.KeyBuilder {
+	return expression.Key(encoder.Replace(n))
+}
+
+// Projection returns the projection of the top-level attributes names.
+func Projection(names []string) expression.ProjectionBuilder {
+	var pb expression.ProjectionBuilder
+	for _, n := range names {
+		pb = pb.AddNames(Name(n))
+	}
+	return pb
+}
+
 // Names returns the ExpressionAttributeNames of x, an expression whose
 // names all come from [Name]: each alias mapped to the real attribute name.
 func Names(x expression.Expression) map[string]string {
