@@ -77,7 +77,7 @@ func (e *Entity[T]) DeleteRequest(key Key[T]) WriteRequest {
 
 func (e *Entity[T]) versionedBatch() error {
 	return &ItemError{Entity: e.typeName, Attribute: e.version, Problem: ItemVersioned,
-		Detail: "BatchWriteItem cannot check versions; use Put, Update or Delete"}
+		Detail: "BatchWriteItem cannot check versions; use Put, Replace or Delete"}
 }
 
 // BatchWriteError reports the requests of a batch write that were not

@@ -124,7 +124,7 @@ func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) er
 	return ce
 }
 
-// sendWrite sends one write of Put, Update or Delete (send), counts the
+// sendWrite sends one write of Put, Replace or Delete (send), counts the
 // write capacity its response reports (consumed) and returns a failed
 // request as an [*OpError] whose cause, for a failed condition, says which
 // ([Entity.conditionFailed]).

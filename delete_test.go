@@ -25,7 +25,7 @@ func TestDelete(t *testing.T) {
 	}
 	updated := stored
 	updated.Note = "changed"
-	if updated, err = s.orders.Update(ctx, client, updated); err != nil {
+	if updated, err = s.orders.Replace(ctx, client, updated); err != nil {
 		t.Fatal(err)
 	}
 	err = s.orders.Delete(ctx, client, stored)

@@ -12,7 +12,7 @@ import (
 // Derive computes the value of one key attribute from an item. ok reports
 // whether the item has a value: false for an index key attribute means the
 // item is not in that index (a sparse index), and every write then leaves
-// the attribute out (Put) or REMOVEs it (Update). A primary key derivation
+// the attribute out (Put) or REMOVEs it (Replace). A primary key derivation
 // must always report a value.
 //
 // Most derivations are written with the adapters [S], [SIf], [N], [NIf],

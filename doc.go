@@ -92,7 +92,7 @@
 //
 // # Item operations
 //
-// [Entity.Put], [Entity.Update], [Entity.Modify] and [Entity.Delete] write;
+// [Entity.Put], [Entity.Replace], [Entity.Modify] and [Entity.Delete] write;
 // [Entity.Get] reads. Writes take a complete T. Reads take a [Key], derived
 // from a T whose key fields are set by [Entity.Key]: a comparable value, so
 // a mistake in the key fields is reported once, where the key is made, and
@@ -105,7 +105,7 @@
 //
 // # Why no write can leave a derived attribute stale
 //
-// keyfirst never writes part of an item. Every write path (Put, Update,
+// keyfirst never writes part of an item. Every write path (Put, Replace,
 // Modify and the puts of [Table.BatchWrite]) builds the complete item from
 // a T with the same function: T's fields, the entity-type attribute, the
 // primary key and, for each index, either all of that index's derived key
@@ -123,7 +123,7 @@
 // (OneTable #301). Partial updates ("SET status = :s") are deliberately not
 // offered: they are exactly the writes that go stale. To change a few
 // fields of the stored item, [Entity.Modify] reads it (consistently), lets a
-// function change it, and writes it back with the same Update, guarded by
+// function change it, and writes it back with the same Replace, guarded by
 // the version, or, for an entity without a version attribute, by a
 // condition that every attribute the entity reads or writes is still as
 // read (which DynamoDB's expression limits allow for about 150 attributes;
@@ -132,7 +132,7 @@
 // generous bound; a condition that fails on an unchanged item stops it at
 // once ([ErrConditionUnexplained]). A
 // modification that changes the primary key is refused ([ErrKeyChanged]):
-// moving an item is a Put and a Delete. The price: an Update sends the
+// moving an item is a Put and a Delete. The price: a Replace sends the
 // whole item (DynamoDB bills an update on the larger of the old and new
 // item, so a complete item costs no more WCUs than a partial one), and
 // Modify adds a consistent read.
@@ -142,7 +142,7 @@
 // An entity may name an integer field of T as its version
 // ([EntitySpec.Version]). Every write checks and increments it: Put of an
 // item with version 0 creates it (failing with [ErrAlreadyExists] if the
-// key exists) with version 1; Put of version n and Update require the
+// key exists) with version 1; Put of version n and Replace require the
 // stored version n and store n+1; Delete requires the stored version. A
 // lost update is an error wrapping [ErrVersionConflict], with the expected
 // and stored versions in a [*ConditionError], never silent. A version

@@ -365,7 +365,7 @@ func (e *DuplicateKeyError) Unwrap() error { return ErrDuplicateKey }
 // OpError reports a failed request: which operation, on which entity and
 // key, and why (a [*ConditionError], [ErrNotFound], or the SDK's error).
 type OpError struct {
-	Op     string // the operation: "Put", "Get", "Update", "Modify", "Delete"
+	Op     string // the operation: "Put", "Get", "Replace", "Modify", "Delete"
 	Entity string // the entity-type name
 	Key    string // the key, as [Key.String] prints it
 	Err    error  // the cause

@@ -95,9 +95,9 @@ func TestBadItemsAreRefusedBeforeAnyRequest(t *testing.T) {
 	ctx := context.Background()
 	client := noCalls{t}
 	paths := map[string]func(Loose) error{
-		"Item":   func(l Loose) error { _, err := loose.Item(l); return err },
-		"Put":    func(l Loose) error { _, err := loose.Put(ctx, client, l); return err },
-		"Update": func(l Loose) error { _, err := loose.Update(ctx, client, l); return err },
+		"Item":    func(l Loose) error { _, err := loose.Item(l); return err },
+		"Put":     func(l Loose) error { _, err := loose.Put(ctx, client, l); return err },
+		"Replace": func(l Loose) error { _, err := loose.Replace(ctx, client, l); return err },
 		"BatchWrite": func(l Loose) error {
 			return table.BatchWrite(ctx, client, []keyfirst.WriteRequest{loose.PutRequest(good), loose.PutRequest(l)})
 		},

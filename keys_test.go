@@ -75,7 +75,7 @@ func TestKeysCodecErrorsAreRefusedBeforeAnyRequest(t *testing.T) {
 
 // TestSeed000CancelledOrdersOnLocal: "all CANCELLED orders of a customer
 // from 1 July through 30 September" is one key condition on GSI1, with
-// bounds from typed values; an Update that cancels an order moves it in.
+// bounds from typed values; an Replace that cancels an order moves it in.
 func TestSeed000CancelledOrdersOnLocal(t *testing.T) {
 	t.Parallel()
 	client, table := localTable(t)
@@ -141,7 +141,7 @@ func TestSeed000CancelledOrdersOnLocal(t *testing.T) {
 	}
 	shipped := stored["shipped"]
 	shipped.Status = Cancelled
-	if _, err := orders.Update(ctx, client, shipped); err != nil {
+	if _, err := orders.Replace(ctx, client, shipped); err != nil {
 		t.Fatal(err)
 	}
 	if got := query(); !reflect.DeepEqual(got, []string{"first", "shipped", "last"}) {

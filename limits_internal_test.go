@@ -64,7 +64,7 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 	}
 	compare := func(shape string, x built) {
 		t.Helper()
-		ours := e.checkExpressions("Update", x)
+		ours := e.checkExpressions("Replace", x)
 		refusal := send(e.updateInput(itemPlan[one]{key: Key[one]{pk: partOf(v)}}, x, Options{}))
 		if (ours == nil) != (refusal == "") {
 			t.Fatalf("%s: keyfirst says %v, DynamoDB says %q", shape, ours, refusal)

@@ -12,7 +12,7 @@ import (
 // Modify changes the stored item with key by a read-modify-write: it reads
 // the item (consistently), calls fn on it, derives every key attribute from
 // the modified item, and writes it with the same UpdateItem as
-// [Entity.Update], guarded by a condition that the stored item is still the
+// [Entity.Replace], guarded by a condition that the stored item is still the
 // one read: its version for a versioned entity, otherwise every attribute
 // the entity reads or writes (T's fields, the derived attributes, the
 // entity type). Attributes the entity does not know need no guard: fn

@@ -112,10 +112,10 @@ func TestAttributeNamesAreNames(t *testing.T) {
 
 			fill(&o, "update ")
 			o.Dollar, o.Nested = "", nil
-			if o, err = odds.Update(ctx, client, o); err != nil {
-				t.Fatal("Update: ", err)
+			if o, err = odds.Replace(ctx, client, o); err != nil {
+				t.Fatal("Replace: ", err)
 			}
-			expect("Update", o)
+			expect("Replace", o)
 
 			// Another program adds attributes that look like document
 			// paths: Modify's guard must not read them as paths.

@@ -25,7 +25,7 @@ func TestOptionsAreCheckedBeforeAnyRequest(t *testing.T) {
 		option string
 	}{
 		{"ConsistentRead on Put", func() error { _, err := s.orders.Put(ctx, client, o, keyfirst.ConsistentRead()); return err }, "ConsistentRead"},
-		{"ConsistentRead on Update", func() error { _, err := s.orders.Update(ctx, client, o, keyfirst.ConsistentRead()); return err }, "ConsistentRead"},
+		{"ConsistentRead on Replace", func() error { _, err := s.orders.Replace(ctx, client, o, keyfirst.ConsistentRead()); return err }, "ConsistentRead"},
 		{"ConsistentRead on Modify", func() error {
 			_, err := s.orders.Modify(ctx, client, k, noop, keyfirst.ConsistentRead())
 			return err

@@ -191,10 +191,10 @@ func TestOperationsNeverTouchAnotherEntityType(t *testing.T) {
 	}
 	k := mustKey(t, ghosts, c)
 	checks := map[string]func() error{
-		"Get":    func() error { _, err := ghosts.Get(ctx, client, k); return err },
-		"Put":    func() error { _, err := ghosts.Put(ctx, client, Customer{ID: "c1", Name: "Ghost"}); return err },
-		"Update": func() error { _, err := ghosts.Update(ctx, client, c); return err },
-		"Delete": func() error { return ghosts.Delete(ctx, client, c) },
+		"Get":     func() error { _, err := ghosts.Get(ctx, client, k); return err },
+		"Put":     func() error { _, err := ghosts.Put(ctx, client, Customer{ID: "c1", Name: "Ghost"}); return err },
+		"Replace": func() error { _, err := ghosts.Replace(ctx, client, c); return err },
+		"Delete":  func() error { return ghosts.Delete(ctx, client, c) },
 		"Modify": func() error {
 			_, err := ghosts.Modify(ctx, client, k, func(*Customer) error { return nil })
 			return err

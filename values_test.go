@@ -135,9 +135,9 @@ func refuseEverywhere[T any](t *testing.T, table *keyfirst.Table, e *keyfirst.En
 	ctx := context.Background()
 	client := noCalls{t}
 	paths := map[string]func(T) error{
-		"Item":   func(v T) error { _, err := e.Item(v); return err },
-		"Put":    func(v T) error { _, err := e.Put(ctx, client, v); return err },
-		"Update": func(v T) error { _, err := e.Update(ctx, client, v); return err },
+		"Item":    func(v T) error { _, err := e.Item(v); return err },
+		"Put":     func(v T) error { _, err := e.Put(ctx, client, v); return err },
+		"Replace": func(v T) error { _, err := e.Replace(ctx, client, v); return err },
 		"BatchWrite": func(v T) error {
 			return table.BatchWrite(ctx, client, []keyfirst.WriteRequest{e.PutRequest(v)})
 		},

@@ -64,7 +64,7 @@ func newCounter[V any](table *keyfirst.Table, typ string) error {
 
 // TestVersionNeverOverflows: for every integer kind a version may have, the
 // write that would store a version the field cannot read back is refused
-// before any request, on Put, Update and Modify; the write to the largest
+// before any request, on Put, Replace and Modify; the write to the largest
 // version the field holds succeeds and reads back.
 func TestVersionNeverOverflows(t *testing.T) {
 	t.Parallel()
@@ -98,8 +98,8 @@ func versionLimit[V ~int32 | ~uint32 | ~int64 | ~uint64 | ~int | ~uint](t *testi
 	full := Counter[V]{ID: "full", Rev: top}
 	_, err = e.Put(ctx, noCalls{t}, full)
 	refused("Put", err)
-	_, err = e.Update(ctx, noCalls{t}, full)
-	refused("Update", err)
+	_, err = e.Replace(ctx, noCalls{t}, full)
+	refused("Replace", err)
 
 	// An item stored at the top version (by another program) cannot be
 	// modified: nothing is written.
@@ -123,9 +123,9 @@ func versionLimit[V ~int32 | ~uint32 | ~int64 | ~uint64 | ~int | ~uint](t *testi
 		t.Fatal(err)
 	}
 	last.N = 1
-	written, err := e.Update(ctx, client, last)
+	written, err := e.Replace(ctx, client, last)
 	if err != nil || written.Rev != top {
-		t.Fatalf("Update to the top version: %+v, %v", written, err)
+		t.Fatalf("Replace to the top version: %+v, %v", written, err)
 	}
 	got, err := e.Get(ctx, client, mustKey(t, e, last), keyfirst.ConsistentRead())
 	if err != nil || got != written {

@@ -88,7 +88,7 @@ func localNotebook(t testing.TB) notebook {
 }
 
 // Issue 9, item 1: put {ID:1, Rank:5, Notes:"important"}, read it through
-// an INCLUDE index that projects id and name, change the name, Update:
+// an INCLUDE index that projects id and name, change the name, Replace:
 // Rank and Notes were gone. The read is now refused before any request.
 func TestPartialIndexReadIsRefused(t *testing.T) {
 	t.Parallel()
@@ -101,15 +101,15 @@ func TestPartialIndexReadIsRefused(t *testing.T) {
 	c := &counting{QueryAPI: client}
 	page, err := query.Of(nb.notes).Index("ByName").Partition(query.S("NOTES")).Page(ctx, c)
 	if err == nil {
-		// What the old code allowed: a partial Note that Update took for a
+		// What the old code allowed: a partial Note that Replace took for a
 		// whole one.
 		n := page.Items[0]
 		n.Name = "final"
-		_, uerr := nb.notes.Update(ctx, client, n)
+		_, uerr := nb.notes.Replace(ctx, client, n)
 		key, kerr := nb.notes.Key(Note{ID: 1})
 		noErr(t, kerr)
 		stored, gerr := nb.notes.Get(ctx, client, key)
-		t.Fatalf("a read through an INCLUDE index returned %+v; Update (%v) then stored %+v (%v)", page.Items, uerr, stored, gerr)
+		t.Fatalf("a read through an INCLUDE index returned %+v; Replace (%v) then stored %+v (%v)", page.Items, uerr, stored, gerr)
 	}
 	var qe *query.Error
 	if !errors.Is(err, query.ErrInvalidQuery) || !errors.As(err, &qe) || qe.Problem != query.ProblemProjection ||
@@ -247,7 +247,7 @@ func TestViewReadsProjection(t *testing.T) {
 	whole, err := nb.notes.Get(ctx, client, key)
 	noErr(t, err)
 	whole.Name = "final"
-	_, err = nb.notes.Update(ctx, client, whole)
+	_, err = nb.notes.Replace(ctx, client, whole)
 	noErr(t, err)
 	if stored, err := nb.notes.Get(ctx, client, key); err != nil || stored != (Note{ID: 1, Name: "final", Rank: 5, Notes: "na"}) {
 		t.Fatalf("stored %+v, %v", stored, err)

@@ -393,8 +393,8 @@ func units(size int) int {
 // [Estimator.Estimate] on the items ent builds ([keyfirst.Entity.Item]):
 // before is the stored value (nil for a create), after the value written
 // (nil for a delete). For a versioned entity, after is the value passed to
-// Put or Update: its version is counted as the one keyfirst stores, one
-// more. Attributes that neither T nor ent's derivations know (which Update
+// Put or Replace: its version is counted as the one keyfirst stores, one
+// more. Attributes that neither T nor ent's derivations know (which Replace
 // keeps) are not counted; estimate the stored images for them.
 func EstimateItems[T any](e *Estimator, ent *keyfirst.Entity[T], before, after *T) (Cost, error) {
 	if ent == nil || ent.Table() != e.table {

@@ -33,7 +33,7 @@
 //
 // The predicate alone decides membership. While it holds, each key attribute
 // of the rule is written with its value; once it stops holding, each is
-// REMOVEd by an update ([keyfirst.Entity.Update], [keyfirst.Entity.Modify])
+// REMOVEd by an update ([keyfirst.Entity.Replace], [keyfirst.Entity.Modify])
 // and left out by a put ([keyfirst.Entity.Put], [keyfirst.Entity.PutRequest]
 // in a batch). That is the root package's one mechanism for every write path;
 // a rule only produces its derivations. An empty value is never a way out:

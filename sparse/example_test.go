@@ -12,7 +12,7 @@ import (
 
 // Seed 001: a ticket is in open-tickets-index while it is open. Applied to
 // the entity, the rule gives an open ticket its index keys and a resolved
-// one none at all: Put leaves them out, Update and Modify REMOVE them.
+// one none at all: Put leaves them out, Replace and Modify REMOVE them.
 func ExampleApply() {
 	table, err := keyfirst.NewTable(keyfirst.TableSpec{
 		Name:         "tickets",

@@ -19,7 +19,7 @@ import (
 // Under load: 8 goroutines open and resolve 2,000 versioned tickets in
 // random order, many of them on a few hot tickets at once. Writers that
 // lose a race retry from a fresh read (Modify does it itself; the
-// Get-then-Update writers on ErrVersionConflict). At the end the index holds
+// Get-then-Replace writers on ErrVersionConflict). At the end the index holds
 // exactly the tickets whose stored state is open, oldest first, no ticket is
 // lost and no update is lost (each ticket's version counts its writes).
 // Then the same load is cancelled half-way: every goroutine stops, and the
@@ -206,7 +206,7 @@ func modifyStatus(ctx context.Context, client *dynamodb.Client, tickets *keyfirs
 	return err
 }
 
-// updateStatus does the same with Get and Update, retrying from a fresh read
+// updateStatus does the same with Get and Replace, retrying from a fresh read
 // on ErrVersionConflict.
 func updateStatus(ctx context.Context, client *dynamodb.Client, tickets *keyfirst.Entity[Ticket], k keyfirst.Key[Ticket], s Status, opening func() time.Time) error {
 	for {
@@ -215,7 +215,7 @@ func updateStatus(ctx context.Context, client *dynamodb.Client, tickets *keyfirs
 			return err
 		}
 		setStatus(&tk, s, opening)
-		_, err = tickets.Update(ctx, client, tk)
+		_, err = tickets.Replace(ctx, client, tk)
 		if !errors.Is(err, keyfirst.ErrVersionConflict) {
 			return err
 		}

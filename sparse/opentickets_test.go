@@ -38,7 +38,7 @@ func TestOpenTicketsIndexStepByStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		f(&tk)
-		if _, err := tickets.Update(ctx, client, tk); err != nil {
+		if _, err := tickets.Replace(ctx, client, tk); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -22,7 +22,7 @@ const (
 //
 // The predicate alone decides membership. While it holds, every key
 // attribute of the rule is written with its value; when it stops holding,
-// every one of them is removed (Update, Modify) or left out (Put, batch
+// every one of them is removed (Replace, Modify) or left out (Put, batch
 // writes) by the root package's write paths, never set to an empty string
 // or a placeholder. A value computed while the predicate holds must be a
 // valid key: an empty string is an error ([keyfirst.ItemEmptyKey]), never a

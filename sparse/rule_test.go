@@ -404,9 +404,9 @@ func TestBadValuesRefusedBeforeTheRequest(t *testing.T) {
 			}
 			ctx := context.Background()
 			paths := map[string]func() error{
-				"Item":   func() error { _, err := e.Item(open); return err },
-				"Put":    func() error { _, err := e.Put(ctx, client, open); return err },
-				"Update": func() error { _, err := e.Update(ctx, client, open); return err },
+				"Item":    func() error { _, err := e.Item(open); return err },
+				"Put":     func() error { _, err := e.Put(ctx, client, open); return err },
+				"Replace": func() error { _, err := e.Replace(ctx, client, open); return err },
 				"Modify": func() error {
 					_, err := e.Modify(ctx, client, key, func(t *Ticket) error { t.Status = Open; return nil })
 					return err

@@ -93,7 +93,7 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 	expect("globex admins", adminsOf("globex"), []string{"eve"})
 	expect("acme in GSI1", wholePartition("acme"), []string{"Admin:ann", "Admin:warren", "org:acme"})
 
-	// Demote warren (Modify), promote charlie (Update).
+	// Demote warren (Modify), promote charlie (Replace).
 	warren, err := users.Key(User{Org: "acme", Name: "warren"})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 	if _, err := users.Modify(ctx, client, warren, func(u *User) error { u.Role = Member; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := users.Update(ctx, client, User{"acme", "charlie", Admin}); err != nil {
+	if _, err := users.Replace(ctx, client, User{"acme", "charlie", Admin}); err != nil {
 		t.Fatal(err)
 	}
 	expect("acme admins after the changes", adminsOf("acme"), []string{"ann", "charlie"})

@@ -44,12 +44,12 @@ var writePaths = []writePath{
 		_, err := tl.tickets.Put(ctx, tl.client, *after, keyfirst.WithCapacity(c))
 		return err
 	}},
-	{name: "Update", updates: true, write: func(ctx context.Context, tl *transitionTable, _, after *Ticket, c *keyfirst.Capacity) error {
-		_, err := tl.tickets.Update(ctx, tl.client, *after, keyfirst.WithCapacity(c))
+	{name: "Replace", updates: true, write: func(ctx context.Context, tl *transitionTable, _, after *Ticket, c *keyfirst.Capacity) error {
+		_, err := tl.tickets.Replace(ctx, tl.client, *after, keyfirst.WithCapacity(c))
 		return err
 	}},
-	{name: "Update versioned", versioned: true, updates: true, write: func(ctx context.Context, tl *transitionTable, _, after *Ticket, c *keyfirst.Capacity) error {
-		_, err := tl.tickets.Update(ctx, tl.client, *after, keyfirst.WithCapacity(c))
+	{name: "Replace versioned", versioned: true, updates: true, write: func(ctx context.Context, tl *transitionTable, _, after *Ticket, c *keyfirst.Capacity) error {
+		_, err := tl.tickets.Replace(ctx, tl.client, *after, keyfirst.WithCapacity(c))
 		return err
 	}},
 	{name: "Modify", updates: true, write: modifyTo},

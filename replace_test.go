@@ -28,9 +28,9 @@ var writePaths = []writePath{
 		}
 		return out
 	}},
-	{"Update", true, func(t *testing.T, client *dynamodb.Client, _ *keyfirst.Table, e *keyfirst.Entity[Order], cur Order, change func(*Order)) Order {
+	{"Replace", true, func(t *testing.T, client *dynamodb.Client, _ *keyfirst.Table, e *keyfirst.Entity[Order], cur Order, change func(*Order)) Order {
 		change(&cur)
-		out, err := e.Update(context.Background(), client, cur)
+		out, err := e.Replace(context.Background(), client, cur)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,21 +169,21 @@ func TestUpdateKeepsUnknownAttributesAndRefusesMissingItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Admin = true
-	if _, err := s.customers.Update(ctx, client, c); err != nil {
+	if _, err := s.customers.Replace(ctx, client, c); err != nil {
 		t.Fatal(err)
 	}
 	after := rawItem(t, client, s.table.Name(), key)
 	if avText(after["legacy"]) != "kept" || avText(after["GSI1PK"]) != "ADMIN" {
-		t.Fatalf("after Update: %v", after)
+		t.Fatalf("after Replace: %v", after)
 	}
 
-	_, err := s.customers.Update(ctx, client, Customer{ID: "nobody"})
+	_, err := s.customers.Replace(ctx, client, Customer{ID: "nobody"})
 	var ce *keyfirst.ConditionError
 	if !errors.Is(err, keyfirst.ErrNotFound) || !errors.As(err, &ce) || ce.Found {
-		t.Fatalf("Update of a missing item: %v", err)
+		t.Fatalf("Replace of a missing item: %v", err)
 	}
 	if rawItem(t, client, s.table.Name(), map[string]typesAV{"PK": sAV("CUST#nobody"), "SK": sAV("CUST#nobody")}) != nil {
-		t.Fatal("Update created an item")
+		t.Fatal("Replace created an item")
 	}
 }
 
@@ -204,7 +204,7 @@ func TestConcurrentWritersOneWins(t *testing.T) {
 		go func() {
 			o := base
 			o.Note = note
-			_, err := s.orders.Update(ctx, client, o, keyfirst.WithCapacity(&costs[i]))
+			_, err := s.orders.Replace(ctx, client, o, keyfirst.WithCapacity(&costs[i]))
 			results <- err
 		}()
 	}

@@ -9,8 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Update replaces the stored item with item, which must exist and be of
-// this entity type ([ErrNotFound], [ErrWrongEntityType] otherwise), in one
+// Replace replaces the whole stored item with item: every field of T is
+// written as item has it, so a field item leaves empty (omitempty) or zero
+// is removed or zeroed in the table, whatever was stored. Pass a complete
+// T, never one assembled from part of an item (reads through a partial
+// projection are refused by the query package; use query.View for them);
+// to change some fields of the stored item, use [Entity.Modify].
+//
+// The stored item must exist and be of this entity type ([ErrNotFound],
+// [ErrWrongEntityType] otherwise). Replace sends one
 // UpdateItem computed from the complete new item: it SETs every attribute
 // the item has (its fields and every derived key), and REMOVEs the derived
 // attributes of every index the item no longer belongs to and the fields
@@ -22,8 +29,8 @@ import (
 // ([ErrVersionConflict] otherwise); it is stored with the next version,
 // which the returned item carries. To change a few fields of the stored
 // item rather than write a complete one, use [Entity.Modify].
-func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, item T, optFns ...func(*Options)) (T, error) {
-	o, err := buildOptions("Update", 0, optFns)
+func (e *Entity[T]) Replace(ctx context.Context, api UpdateItemAPI, item T, optFns ...func(*Options)) (T, error) {
+	o, err := buildOptions("Replace", 0, optFns)
 	if err != nil {
 		return item, err
 	}
@@ -36,11 +43,11 @@ func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, item T, optFn
 		}
 		cond = e.hasVersion(expected)
 	}
-	return e.update(ctx, api, "Update", item, expected, next, cond, o)
+	return e.update(ctx, api, "Replace", item, expected, next, cond, o)
 }
 
 // update writes the planned item with one conditional UpdateItem: the
-// write path of Update and Modify.
+// write path of Replace and Modify.
 func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, expected, next int64,
 	cond expression.ConditionBuilder, o Options) (T, error) {
 	p, err := e.plan(&item, next)
