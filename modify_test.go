@@ -31,7 +31,9 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		var mu sync.Mutex
 		failures, attempts, most := 0, int64(0), int64(0)
 		for range writers {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				for range increments {
 					api := &countingReads{Client: client}
 					err := modify(api)
@@ -44,7 +46,7 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 					most = max(most, api.reads.Load())
 					mu.Unlock()
 				}
-			})
+			}()
 		}
 		wg.Wait()
 		t.Logf("%d calls made %d attempts, at most %d for one call", writers*increments, attempts, most)

@@ -189,7 +189,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 		batches := make(chan batch)
 		var wg sync.WaitGroup
 		for seg := range p.segments {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				// Every segment ends with its error, if any, sent without
 				// condition: the deferred drain below receives it when the
 				// loop has stopped.
@@ -210,7 +212,7 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 				if err != nil {
 					batches <- batch{err: err}
 				}
-			})
+			}()
 		}
 		go func() {
 			wg.Wait()
