@@ -112,7 +112,7 @@
 // attributes (the item belongs to the index) or none of them. Put writes
 // that item (on the condition that the key holds no item of another entity
 // type), in which the attributes of the indexes the item left are
-// simply absent. Update sends one UpdateItem computed from it: SET for
+// simply absent. Replace sends one UpdateItem computed from it: SET for
 // every attribute the item has, REMOVE for every derived index attribute it
 // does not have and for every field of T it leaves out, on the condition
 // that the stored item is of this entity type (and has the expected
@@ -130,8 +130,8 @@
 // a wider entity needs a version). While other writers' writes come first
 // it reads again and retries, with backoff and full jitter, up to a
 // generous bound; a condition that fails on an unchanged item stops it at
-// once ([ErrConditionUnexplained]). A
-// modification that changes the primary key is refused ([ErrKeyChanged]):
+// once ([ErrConditionUnexplained]). A modification that changes the
+// primary key is refused ([ErrKeyChanged]):
 // moving an item is a Put and a Delete. The price: a Replace sends the
 // whole item (DynamoDB bills an update on the larger of the old and new
 // item, so a complete item costs no more WCUs than a partial one), and
@@ -161,8 +161,21 @@
 // [ErrUnprocessed]. An item BatchGet reads but cannot decode does not stop
 // it: the [*BatchGetError] names that key, and every key is reported once
 // (returned, unprocessed or undecodable). Duplicate keys (numbers compared
-// by value) and invalid items are refused before any request. A batch is not a transaction: each item succeeds or fails
-// on its own.
+// by value) and invalid items are refused before any request. A batch is
+// not a transaction: each item succeeds or fails on its own.
+//
+// # What is refused before any request
+//
+// keyfirst sends nothing DynamoDB would refuse or silently change: a
+// string, set element or map key that is not valid UTF-8 (the SDK would
+// send U+FFFD), a number DynamoDB cannot store (NaN, infinities, more than
+// 38 significant digits, a magnitude outside 1E-130 to below 1E+126),
+// anywhere in an item, a key or a query value ([*ItemError] naming the
+// attribute and the path inside it); a key number is kept in DynamoDB's
+// own text ("-0" is "0", "1.50e2" is "150"), so keys compare as DynamoDB
+// compares them. An expression beyond DynamoDB's limits (4,096 bytes, 300
+// operators) is refused with [ItemExpression]. Attribute names are names
+// on every path, whatever they contain (dots, brackets, spaces, '#', ':').
 //
 // # Cost
 //
