@@ -170,8 +170,9 @@
 // string, set element or map key that is not valid UTF-8 (the SDK would
 // send U+FFFD), a number DynamoDB cannot store (NaN, infinities, more than
 // 38 significant digits, a magnitude outside 1E-130 to below 1E+126),
-// anywhere in an item, a key or a query value ([*ItemError] naming the
-// attribute and the path inside it); a key number is kept in DynamoDB's
+// a set that is empty or holds one element twice (numbers compared by
+// value), anywhere in an item, a key or a query value ([*ItemError] naming
+// the attribute and the path inside it); a key number is kept in DynamoDB's
 // own text ("-0" is "0", "1.50e2" is "150"), so keys compare as DynamoDB
 // compares them. An expression beyond DynamoDB's limits (4,096 bytes, 300
 // operators) is refused with [ItemExpression]. Attribute names are names

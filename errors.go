@@ -198,6 +198,7 @@ const (
 	ItemBadString                         // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
 	ItemVersionMax                        // the version is the largest its field holds: the next one would overflow
 	ItemExpression                        // the write needs an expression larger than DynamoDB allows
+	ItemBadSet                            // a set that is empty or holds an element twice (numbers compared by value)
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -207,6 +208,7 @@ var itemProblemText = map[ItemProblem]string{
 	ItemKeyType:    "key value of the wrong type",
 	ItemKeyTooLong: "key value too long",
 	ItemBadNumber:  "invalid number",
+	ItemBadSet:     "invalid set",
 	ItemTooLarge:   "item larger than 400 KB",
 	ItemEncode:     "cannot encode",
 	ItemDecode:     "cannot decode",

@@ -230,16 +230,20 @@ func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue) (int
 }
 
 // encodeError is the *ItemError of a field that could not be encoded: a
-// value DynamoDB would refuse or change is [ItemBadNumber] or
-// [ItemBadString] on its attribute, anything else [ItemEncode].
+// value DynamoDB would refuse or change is [ItemBadNumber],
+// [ItemBadString] or [ItemBadSet] on its attribute, anything else
+// [ItemEncode].
 func (e *Entity[T]) encodeError(err error) *ItemError {
 	var bad *itemsize.InvalidError
 	if !errors.As(err, &bad) {
 		return &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
 	}
 	ie := &ItemError{Entity: e.typeName, Attribute: bad.Attribute, Problem: ItemBadString, Detail: bad.Error()}
-	if bad.Reason == itemsize.BadNumber {
+	switch bad.Reason {
+	case itemsize.BadNumber:
 		ie.Problem = ItemBadNumber
+	case itemsize.BadSet:
+		ie.Problem = ItemBadSet
 	}
 	for _, g := range e.groups {
 		for _, d := range g.fields {

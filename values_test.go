@@ -323,3 +323,45 @@ func TestModifyRefusesInvalidValues(t *testing.T) {
 		t.Fatalf("stored %+v, %v", got, err)
 	}
 }
+
+// Sets DynamoDB refuses ("may not be empty", "Input collection contains
+// duplicates", numbers compared by value: measured on DynamoDB Local) are
+// refused before any request, on every write path.
+func TestInvalidSetsAreRefusedBeforeAnyRequest(t *testing.T) {
+	d := newDocs(t, "docs")
+	refuseEverywhere(t, d.table, d.docs, goodDoc(), []valueCase[doc]{
+		{"duplicate string", func(v *doc) { v.Set = []string{"a", "b", "a"} }, keyfirst.ItemBadSet, "", "set", "set[2]"},
+		{"duplicate number", func(v *doc) { v.Nums = []float64{1, 1} }, keyfirst.ItemBadSet, "", "nums", "nums[1]"},
+		{"one number written twice", func(v *doc) {
+			v.Custom = rawAV{&types.AttributeValueMemberNS{Value: []string{"1", "1.0"}}}
+		}, keyfirst.ItemBadSet, "", "custom", "custom[1]"},
+		{"duplicate binary", func(v *doc) {
+			v.Custom = rawAV{&types.AttributeValueMemberBS{Value: [][]byte{{1}, {1}}}}
+		}, keyfirst.ItemBadSet, "", "custom", "duplicates"},
+		{"empty string set", func(v *doc) {
+			v.Custom = rawAV{&types.AttributeValueMemberSS{Value: []string{}}}
+		}, keyfirst.ItemBadSet, "", "custom", "empty set"},
+		{"set in a list", func(v *doc) {
+			v.Custom = rawAV{&types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberSS{Value: []string{"x", "x"}}}}}
+		}, keyfirst.ItemBadSet, "", "custom", "custom[0][1]"},
+	})
+}
+
+// The sets the check lets through are the ones DynamoDB Local stores:
+// distinct elements, an empty string or binary as an element.
+func TestValidSetsAreStored(t *testing.T) {
+	t.Parallel()
+	client, d := localDocs(t)
+	ctx := context.Background()
+	for _, av := range []types.AttributeValue{
+		&types.AttributeValueMemberSS{Value: []string{"a", "b", ""}},
+		&types.AttributeValueMemberNS{Value: []string{"1", "1.5", "-1"}},
+		&types.AttributeValueMemberBS{Value: [][]byte{{1}, {}}},
+	} {
+		v := goodDoc()
+		v.Custom = rawAV{av}
+		if _, err := d.docs.Put(ctx, client, v); err != nil {
+			t.Fatalf("%#v: %v", av, err)
+		}
+	}
+}

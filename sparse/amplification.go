@@ -295,8 +295,11 @@ func invalidValue(which string, err error) error {
 		return err
 	}
 	p := EstimateBadNumber
-	if ie.Reason == itemsize.BadUTF8 {
+	switch ie.Reason {
+	case itemsize.BadUTF8:
 		p = EstimateBadString
+	case itemsize.BadSet:
+		p = EstimateBadSet
 	}
 	return &EstimateError{Image: which, Attribute: ie.Attribute, Problem: p, Detail: ie.Error()}
 }

@@ -89,6 +89,7 @@ const (
 	EstimateEmptyKey                               // a key attribute is an empty string or binary
 	EstimateBadNumber                              // a number is not a valid DynamoDB number
 	EstimateBadString                              // a string, set element or map key is not valid UTF-8
+	EstimateBadSet                                 // a set is empty or holds an element twice
 	EstimateTooLarge                               // an image exceeds DynamoDB's 400 KB item limit
 	EstimateOtherTable                             // the entity belongs to another table than the estimator's
 	EstimateItem                                   // the entity could not build the item (see Err)
@@ -103,6 +104,7 @@ var estimateProblemText = map[EstimateProblem]string{
 	EstimateEmptyKey:    "empty key attribute",
 	EstimateBadNumber:   "invalid number",
 	EstimateBadString:   "invalid UTF-8",
+	EstimateBadSet:      "invalid set",
 	EstimateTooLarge:    "item larger than 400 KB",
 	EstimateOtherTable:  "entity of another table",
 	EstimateItem:        "cannot build the item",

@@ -21,6 +21,9 @@ const (
 	// more than 38 significant digits, a magnitude outside 1E-130 to below
 	// 1E+126).
 	BadNumber
+	// BadSet: a string, number or binary set that is empty or holds one
+	// element twice (numbers compared by value: "1" and "1.0" are one).
+	BadSet
 )
 
 // InvalidError reports the first part of an attribute's value that
@@ -51,8 +54,11 @@ func (e *InvalidError) Error() string {
 	if e.Key {
 		what = "map key"
 	}
-	if e.Reason == BadNumber {
+	switch e.Reason {
+	case BadNumber:
 		return fmt.Sprintf("%snumber %q: %s", where, e.Value, e.Why)
+	case BadSet:
+		return where + e.Why
 	}
 	return fmt.Sprintf("%s%s %q is not valid UTF-8 (the SDK would send each invalid byte as U+FFFD)", where, what, e.Value)
 }
@@ -94,11 +100,12 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
 		return 1, nil
 	case *types.AttributeValueMemberSS:
-		return elements(x.Value, strict, stringSize)
+		return set(x.Value, strict, stringSize, func(s string) string { return s })
 	case *types.AttributeValueMemberNS:
-		return elements(x.Value, strict, numberSize)
+		return set(x.Value, strict, numberSize, func(s string) string { d, _ := ParseDecimal(s); return d.Canonical() })
 	case *types.AttributeValueMemberBS:
-		return elements(x.Value, strict, func(b []byte, _ bool) (int, *InvalidError) { return len(b), nil })
+		return set(x.Value, strict, func(b []byte, _ bool) (int, *InvalidError) { return len(b), nil },
+			func(b []byte) string { return string(b) })
 	case *types.AttributeValueMemberL:
 		n, bad := elements(x.Value, strict, measure)
 		return 3 + len(x.Value) + n, bad // 1 byte per element
@@ -118,6 +125,29 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 		return n, nil
 	}
 	return 0, nil
+}
+
+// set is elements for a set, which DynamoDB refuses empty or with an
+// element twice (as it compares them: by the canonical text of a number,
+// the bytes of a string or binary, given by same).
+func set[E any](es []E, strict bool, size func(E, bool) (int, *InvalidError), same func(E) string) (int, *InvalidError) {
+	n, bad := elements(es, strict, size)
+	if bad != nil || !strict {
+		return n, bad
+	}
+	if len(es) == 0 {
+		return 0, &InvalidError{Reason: BadSet, Why: "an empty set: DynamoDB stores no empty set; leave the attribute out (omitempty)"}
+	}
+	seen := make(map[string]int, len(es))
+	for i, e := range es {
+		k := same(e)
+		if j, dup := seen[k]; dup {
+			return 0, &InvalidError{Path: index(i), Reason: BadSet,
+				Why: fmt.Sprintf("the set holds element %d again (%q): DynamoDB refuses a set with duplicates", j, k)}
+		}
+		seen[k] = i
+	}
+	return n, nil
 }
 
 // elements adds the sizes of the elements of a set or list; the first bad

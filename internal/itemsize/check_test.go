@@ -30,6 +30,9 @@ func TestCheck(t *testing.T) {
 		{"list", l(s("x"), l(n("1"), s("\xff"))), BadUTF8, "a[1][1]", "\xff", false},
 		{"map", m("k", m("two words", n("1e-200"))), BadNumber, `a.k.["two words"]`, "1e-200", false},
 		{"map key", m("k", m("\xff", s("v"))), BadUTF8, "a.k", "\xff", true},
+		{"empty set", &types.AttributeValueMemberNS{Value: []string{}}, BadSet, "a", "", false},
+		{"number set, one value twice", &types.AttributeValueMemberNS{Value: []string{"1.50", "2", "15e-1"}}, BadSet, "a[2]", "", false},
+		{"binary set in a map", m("k", &types.AttributeValueMemberBS{Value: [][]byte{{}, {}}}), BadSet, "a.k[1]", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
