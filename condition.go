@@ -42,7 +42,8 @@ func (e *Entity[T]) isOwnType() expression.ConditionBuilder {
 }
 
 // absentOrOwnType: no item has the key, or the item that has it is of this
-// entity type. It guards a Put that may create or replace.
+// entity type. It guards a Put that may create or replace, and an
+// unversioned Delete.
 func (e *Entity[T]) absentOrOwnType() expression.ConditionBuilder {
 	return e.notExists().Or(e.isOwnType())
 }
@@ -62,7 +63,7 @@ func (e *Entity[T]) hasVersion(n int64) expression.ConditionBuilder {
 // neither read nor overwritten.
 func (e *Entity[T]) unchanged(old map[string]types.AttributeValue) expression.ConditionBuilder {
 	var conds []expression.ConditionBuilder
-	for _, n := range e.guarded() {
+	for _, n := range e.guarded {
 		if v, ok := old[n]; ok {
 			conds = append(conds, name(n).Equal(expression.Value(v)))
 		} else {
@@ -75,10 +76,11 @@ func (e *Entity[T]) unchanged(old map[string]types.AttributeValue) expression.Co
 	return expression.And(conds[0], conds[1], conds[2:]...)
 }
 
-// guarded lists the attributes the condition of Modify compares: the
-// version and the entity type for a versioned entity, otherwise every
-// attribute the entity reads or writes except the primary key.
-func (e *Entity[T]) guarded() []string {
+// guardedAttributes lists the attributes the condition of Modify
+// compares: the version and the entity type for a versioned entity,
+// otherwise every attribute the entity reads or writes except the primary
+// key. NewEntity keeps it in guarded.
+func (e *Entity[T]) guardedAttributes() []string {
 	if e.version != "" {
 		return []string{e.table.typeAttr, e.version}
 	}

@@ -29,7 +29,7 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 	if e.version != "" {
 		cond = e.hasVersion(expected)
 	} else {
-		cond = e.notExists().Or(e.isOwnType())
+		cond = e.absentOrOwnType()
 	}
 	x, err := build(expression.NewBuilder().WithCondition(cond))
 	if err != nil {

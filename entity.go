@@ -75,6 +75,8 @@ type Entity[T any] struct {
 	// type attribute: everything a write of this entity may set.
 	fieldNames []string
 	known      []string
+	// guarded are the attributes Modify's condition compares.
+	guarded []string
 }
 
 // derivation is one derived attribute.
@@ -130,6 +132,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		e.known = append(e.known, name)
 	}
 	sort.Strings(e.known)
+	e.guarded = e.guardedAttributes()
 	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}

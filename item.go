@@ -96,11 +96,11 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 				return p, e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
 			if d.timeKey {
-				if av, err = e.timeKeyValue(d, av); err != nil {
+				field := av
+				if av, err = e.timeKeyValue(d, field); err != nil {
 					return p, err
 				}
-				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, p.item[d.attr.Name])
-				p.item[d.attr.Name] = av
+				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
 			if p.item[d.attr.Name], err = e.checkKeyValue(d, av); err != nil {
 				return p, err

@@ -67,7 +67,7 @@ func (e *Entity[T]) checkExpressions(op string, x built) error {
 		ops, len(*c), maxExpressionOperators, maxExpressionBytes)
 	if op == "Modify" && e.version == "" {
 		detail = fmt.Sprintf("Modify's guard compares the %d attributes the entity reads and writes: %s; declare EntitySpec.Version to guard Modify with one attribute",
-			len(e.guarded()), detail)
+			len(e.guarded), detail)
 	}
 	return fail(detail)
 }

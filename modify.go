@@ -97,7 +97,7 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 			return zero, err
 		}
 		ce.Attempts = attempt
-		if ce.Found && sameAttributes(e.guarded(), old, ce.Item) {
+		if ce.Found && sameAttributes(e.guarded, old, ce.Item) {
 			ce.Err = ErrConditionUnexplained
 			return zero, err
 		}

@@ -10,18 +10,19 @@ import (
 )
 
 // Put writes item, replacing any item of this entity type with its key,
-// and returns it as stored. Every derived attribute is computed from item: the primary key,
-// and the key attributes of each index the item belongs to; the derived
-// attributes of the indexes it does not belong to are left out.
+// and returns it as stored. Every derived attribute is computed from item:
+// the primary key, and the key attributes of each index the item belongs
+// to; the derived attributes of the indexes it does not belong to are left
+// out.
 //
 // Put never replaces an item of another entity type: when the key holds
 // one, the error wraps [ErrWrongEntityType] and nothing is written (the
-// same guard as every other write). With [CreateOnly], Put fails with [ErrAlreadyExists] when an item has the
-// key. For a versioned entity, an item with version 0 is created (as with
-// CreateOnly) with version 1, and an item with version n > 0 replaces the
-// stored item only if that one has version n, and is stored with n+1;
-// otherwise the error wraps [ErrVersionConflict]. The returned item carries
-// the stored version.
+// same guard as every other write). With [CreateOnly], Put fails with
+// [ErrAlreadyExists] when an item has the key. For a versioned entity, an
+// item with version 0 is created (as with CreateOnly) with version 1, and
+// an item with version n > 0 replaces the stored item only if that one has
+// version n, and is stored with n+1; otherwise the error wraps
+// [ErrVersionConflict]. The returned item carries the stored version.
 //
 // Invalid items and options are refused before any request ([*ItemError],
 // [*OptionError]); failed requests are [*OpError] values.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -144,15 +143,8 @@ func avLen(av types.AttributeValue) int {
 // invalid byte, another key), a number DynamoDB does not store. It is ""
 // for a good value.
 func avProblem(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		if !utf8.ValidString(v.Value) {
-			return "not valid UTF-8: the SDK would send each invalid byte as U+FFFD, another key"
-		}
-	case *types.AttributeValueMemberN:
-		if _, err := itemsize.ParseNumber(v.Value); err != nil {
-			return err.Error()
-		}
+	if _, err := itemsize.Check("", av); err != nil {
+		return err.Error()
 	}
 	return ""
 }

@@ -41,7 +41,7 @@ func Equal(a, b types.AttributeValue) bool {
 		return ok && sameSet(x.Value, y.Value, func(p, q string) bool { return p == q }, stringKey)
 	case *types.AttributeValueMemberNS:
 		y, ok := b.(*types.AttributeValueMemberNS)
-		return ok && sameSet(x.Value, y.Value, equalNumbers, numberKey)
+		return ok && sameSet(x.Value, y.Value, equalNumbers, itemsize.NumberKey)
 	case *types.AttributeValueMemberBS:
 		y, ok := b.(*types.AttributeValueMemberBS)
 		return ok && sameSet(x.Value, y.Value, bytes.Equal, bytesKey)
@@ -125,12 +125,3 @@ const smallSet = 16
 func stringKey(s string) string { return s }
 
 func bytesKey(b []byte) string { return string(b) }
-
-// numberKey is a canonical text of a number: equal numbers have equal keys.
-func numberKey(s string) string {
-	d, ok := itemsize.ParseDecimal(s)
-	if !ok {
-		return "?" + s
-	}
-	return d.Canonical()
-}

@@ -38,7 +38,7 @@ type InvalidError struct {
 	Value  string // the bad string, map key or number text
 	Key    bool   // Value is a map key
 	Reason Reason
-	Why    string // for a number, why it is refused
+	Why    string // for a number or a set, why it is refused
 }
 
 // Where is the attribute name followed by the path.
@@ -102,7 +102,7 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 	case *types.AttributeValueMemberSS:
 		return set(x.Value, strict, stringSize, func(s string) string { return s })
 	case *types.AttributeValueMemberNS:
-		return set(x.Value, strict, numberSize, func(s string) string { d, _ := ParseDecimal(s); return d.Canonical() })
+		return set(x.Value, strict, numberSize, NumberKey)
 	case *types.AttributeValueMemberBS:
 		return set(x.Value, strict, func(b []byte, _ bool) (int, *InvalidError) { return len(b), nil },
 			func(b []byte) string { return string(b) })

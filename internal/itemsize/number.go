@@ -180,6 +180,18 @@ func (d Decimal) Canonical() string {
 	return string(b)
 }
 
+// NumberKey is a text that equal numbers share: the canonical text of a
+// valid number, and for any other text the text behind "?" (which no
+// canonical text starts with). It serves to compare numbers through maps
+// and sets.
+func NumberKey(s string) string {
+	d, ok := ParseDecimal(s)
+	if !ok {
+		return "?" + s
+	}
+	return d.Canonical()
+}
+
 // appendCanonical appends the canonical text of a non-zero d.
 func (d Decimal) appendCanonical(b []byte) []byte {
 	if d.neg {
