@@ -120,3 +120,31 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRange measures building a condition: the calendar window of
+// seed 000 on the benchmarked key, and Between of two anchors.
+func BenchmarkRange(b *testing.B) {
+	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
+	b.Run("keys.Key3.With1.HalfOpen", benchCond(func() (keys.Cond, error) {
+		return benchKey.With1(benchStatus).HalfOpen(benchTime, oct1)
+	}))
+	b.Run("keys.Between", benchCond(func() (keys.Cond, error) {
+		return keys.Between(benchKey.At(benchStatus, benchTime, benchN), benchKey.At(benchStatus, oct1, benchN))
+	}))
+}
+
+// benchCond returns the benchmark of building a condition with build.
+func benchCond(build func() (keys.Cond, error)) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			c, err := build()
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkCond = c
+		}
+	}
+}
+
+var sinkCond keys.Cond
