@@ -13,6 +13,7 @@ package keys
 // of its construction and returns it from every method.
 type Anchor struct {
 	key string
+	def DefID // the key definition the Anchor came from
 	err error
 }
 
@@ -33,7 +34,7 @@ func (a Anchor) cond(op Op) (Cond, error) {
 	if err := a.ready(); err != nil {
 		return Cond{}, err
 	}
-	return Cond{op: op, lo: a.key, noNative: true}, nil
+	return Cond{op: op, lo: a.key, noNative: true, def: a.def}, nil
 }
 
 // Eq selects the key equal to the anchor.
@@ -54,7 +55,8 @@ func (a Anchor) Gt() (Cond, error) { return a.cond(OpGt) }
 func (a Anchor) Ge() (Cond, error) { return a.cond(OpGe) }
 
 // Between selects the keys from lo through hi, both inclusive. lo above hi
-// is [ErrEmptyRange].
+// is [ErrEmptyRange]. The anchors may come from two keys (the repo and
+// its issues above); the condition remembers both ([Cond.Defs]).
 func Between(lo, hi Anchor) (Cond, error) {
 	if err := lo.ready(); err != nil {
 		return Cond{}, err
@@ -65,5 +67,9 @@ func Between(lo, hi Anchor) (Cond, error) {
 	if lo.key > hi.key {
 		return Cond{}, &SegmentError{Kind: "key", Value: lo.key, Err: ErrEmptyRange}
 	}
-	return Cond{op: OpBetween, lo: lo.key, hi: hi.key, noNative: true}, nil
+	c := Cond{op: OpBetween, lo: lo.key, hi: hi.key, noNative: true, def: lo.def}
+	if hi.def != lo.def {
+		c.def2 = hi.def
+	}
+	return c, nil
 }

@@ -77,13 +77,36 @@ func (o Op) match(v, lo, hi string) bool {
 //   - for a native multi-attribute sort key (one attribute per typed
 //     segment, in order): [Cond.Native].
 //
-// Both select the same typed values. A Cond is immutable. The zero Cond
+// Both select the same typed values. A Cond is immutable and remembers
+// the key definition(s) it was built from ([Cond.Defs]). The zero Cond
 // has [OpNone]: it is no condition, and the query package refuses it.
 type Cond struct {
 	op       Op
 	lo, hi   string
 	native   NativeCond
 	noNative bool
+	// def is the definition the Cond was built from (zero for the zero
+	// Cond); def2 the second one of a Between of anchors of two keys, zero
+	// otherwise and never equal to def.
+	def, def2 DefID
+}
+
+// Defs returns the definitions the condition was built from: one, or two
+// for [Between] of anchors of two keys; none for the zero Cond.
+func (c Cond) Defs() []DefID {
+	switch {
+	case c.def.IsZero():
+		return nil
+	case c.def2.IsZero():
+		return []DefID{c.def}
+	}
+	return []DefID{c.def, c.def2}
+}
+
+// BuiltFrom reports whether c was built from key definitions and every one
+// of them is among defs. It is false for the zero Cond.
+func (c Cond) BuiltFrom(defs ...DefID) bool {
+	return !c.def.IsZero() && slices.Contains(defs, c.def) && (c.def2.IsZero() || slices.Contains(defs, c.def2))
 }
 
 // Op returns the operator for the concatenated sort key.

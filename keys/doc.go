@@ -98,6 +98,16 @@
 // and its issues, [Between](repoSK.At(name), starSK.End()) the repo and its
 // stars.
 //
+// # Definitions
+//
+// Every NewKeyN call creates a definition with an identity, a [DefID]
+// shared by copies of the key. A [Cond] remembers the definitions it was
+// built from ([Cond.Defs], [Cond.BuiltFrom]; two for a Between of anchors
+// of two keys), so that a query can refuse a condition built from another
+// key. Code that binds keys of any arity uses [Def]: a Key1[A] is a
+// Def[A], a Key2[A, B] a Def[T2[A, B]] (its value as one [T2], built with
+// [Of2]), Key3 and Key4 Defs of [T3] and [T4].
+//
 // # Unique time-ordered keys
 //
 // Sort keys are unique within a partition; when two events can share a

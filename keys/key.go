@@ -65,7 +65,7 @@ func (k Key1[A]) Parts(a A) ([]string, error) {
 func (k Key1[A]) Range() Range[A] { return rangeOver(&k.l, k.a, nil) }
 
 // At returns the [Anchor] at the key of a.
-func (k Key1[A]) At(a A) Anchor { return anchor(k.Encode(a)) }
+func (k Key1[A]) At(a A) Anchor { return k.l.anchor(k.Encode(a)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -159,7 +159,7 @@ func (k Key2[A, B]) With1(a A) Range[B] {
 }
 
 // At returns the [Anchor] at the key of (a, b).
-func (k Key2[A, B]) At(a A, b B) Anchor { return anchor(k.Encode(a, b)) }
+func (k Key2[A, B]) At(a A, b B) Anchor { return k.l.anchor(k.Encode(a, b)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -269,7 +269,7 @@ func (k Key3[A, B, C]) With2(a A, b B) Range[C] {
 }
 
 // At returns the [Anchor] at the key of (a, b, c).
-func (k Key3[A, B, C]) At(a A, b B, c C) Anchor { return anchor(k.Encode(a, b, c)) }
+func (k Key3[A, B, C]) At(a A, b B, c C) Anchor { return k.l.anchor(k.Encode(a, b, c)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].
@@ -394,7 +394,7 @@ func (k Key4[A, B, C, D]) With3(a A, b B, c C) Range[D] {
 }
 
 // At returns the [Anchor] at the key of (a, b, c, d).
-func (k Key4[A, B, C, D]) At(a A, b B, c C, d D) Anchor { return anchor(k.Encode(a, b, c, d)) }
+func (k Key4[A, B, C, D]) At(a A, b B, c C, d D) Anchor { return k.l.anchor(k.Encode(a, b, c, d)) }
 
 // Start returns the [Anchor] below every key of this shape (its prefix);
 // without a prefix it is [ErrNoCondition].

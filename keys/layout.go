@@ -42,6 +42,7 @@ type layout struct {
 	prefix string
 	head   string // prefix + sep, or "" without a prefix
 	n      int
+	id     DefID // the definition's identity, shared by copies
 }
 
 var errZeroKey = defErr(nil, "zero Key value: build keys with NewKey1 .. NewKey4")
@@ -73,6 +74,7 @@ func newLayout(opts []func(*Options), codecs ...definer) (layout, error) {
 			return layout{}, segErr(i+1, c.kind(), "", err)
 		}
 	}
+	l.id = newDefID(l.sep, l.prefix, codecs)
 	return l, nil
 }
 
@@ -155,15 +157,16 @@ func rangeOver[V any](l *layout, c Codec[V], err error, fixed ...string) Range[V
 		equal:   fixed,
 		segment: len(fixed) + 1,
 		last:    len(fixed)+1 == l.n,
+		def:     l.id,
 	}
 }
 
 // anchor returns the Anchor at key (err: the error encoding it).
-func anchor(key string, err error) Anchor {
+func (l *layout) anchor(key string, err error) Anchor {
 	if err != nil {
 		return Anchor{err: err}
 	}
-	return Anchor{key: key}
+	return Anchor{key: key, def: l.id}
 }
 
 // start is the Anchor below every key of this shape: its prefix.
@@ -174,7 +177,7 @@ func (l *layout) start() Anchor {
 	if l.head == "" {
 		return Anchor{err: ErrNoCondition}
 	}
-	return Anchor{key: l.head}
+	return l.anchor(l.head, nil)
 }
 
 // end is the Anchor above every key of this shape: the prefix followed by
@@ -186,5 +189,5 @@ func (l *layout) end() Anchor {
 	if l.head == "" {
 		return Anchor{err: ErrNoCondition}
 	}
-	return Anchor{key: l.prefix + string(l.sep+1)}
+	return l.anchor(l.prefix+string(l.sep+1), nil)
 }

@@ -23,6 +23,7 @@ type Range[V any] struct {
 	equal   []string // the fixed segments, for the native form; never mutated
 	segment int
 	last    bool
+	def     DefID // the key definition the Range came from
 	err     error
 }
 
@@ -73,7 +74,7 @@ func (r Range[V]) room() int {
 
 // cond assembles a Cond from its two renderings.
 func (r Range[V]) cond(op Op, lo, hi string, nop Op, nlo, nhi string) Cond {
-	return Cond{op: op, lo: lo, hi: hi, native: NativeCond{Equal: r.equal, Op: nop, Lo: nlo, Hi: nhi}}
+	return Cond{op: op, lo: lo, hi: hi, native: NativeCond{Equal: r.equal, Op: nop, Lo: nlo, Hi: nhi}, def: r.def}
 }
 
 // Eq selects the keys whose segment equals v.
