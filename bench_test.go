@@ -68,10 +68,10 @@ func benchEntity(b testing.TB, name string) *keyfirst.Entity[benchOrder] {
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[benchOrder]{
 		Type:         "ORDER",
-		PartitionKey: keyfirst.S(benchPK),
-		SortKey:      keyfirst.S(benchSK),
+		PartitionKey: keyfirst.DeriveString(benchPK),
+		SortKey:      keyfirst.DeriveString(benchSK),
 		Indexes: map[string]keyfirst.IndexKeys[benchOrder]{
-			"GSI1": {"GSI1PK": keyfirst.S(benchGSI1PK), "GSI1SK": keyfirst.S(benchGSI1SK)},
+			"GSI1": {"GSI1PK": keyfirst.DeriveString(benchGSI1PK), "GSI1SK": keyfirst.DeriveString(benchGSI1SK)},
 		},
 	})
 	if err != nil {

@@ -15,10 +15,10 @@ import (
 // the attribute out (Put) or REMOVEs it (Replace). A primary key derivation
 // must always report a value.
 //
-// Most derivations are written with the adapters [S], [SIf], [N], [NIf],
-// [B] and [BIf] around a function of the item, typically a keys codec:
+// Most derivations are written with the adapters [DeriveString], [DeriveStringIf], [DeriveNumber],
+// [DeriveNumberIf], [DeriveBinary] and [DeriveBinaryIf] around a function of the item, typically a keys codec:
 //
-//	keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
+//	keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
 type Derive[T any] func(item T) (value types.AttributeValue, ok bool, err error)
 
 // Number is the set of Go types a number derivation may return.
@@ -28,8 +28,8 @@ type Number interface {
 		~float32 | ~float64
 }
 
-// S derives a string (S) attribute that every item has.
-func S[T any](f func(T) (string, error)) Derive[T] {
+// DeriveString derives a string (S) attribute that every item has.
+func DeriveString[T any](f func(T) (string, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		s, err := f(item)
 		if err != nil {
@@ -39,9 +39,9 @@ func S[T any](f func(T) (string, error)) Derive[T] {
 	}
 }
 
-// SIf derives a string (S) attribute that only the items for which f
+// DeriveStringIf derives a string (S) attribute that only the items for which f
 // reports true have: a sparse index key.
-func SIf[T any](f func(T) (string, bool, error)) Derive[T] {
+func DeriveStringIf[T any](f func(T) (string, bool, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		s, ok, err := f(item)
 		if err != nil || !ok {
@@ -51,8 +51,8 @@ func SIf[T any](f func(T) (string, bool, error)) Derive[T] {
 	}
 }
 
-// N derives a number (N) attribute that every item has.
-func N[T any, V Number](f func(T) (V, error)) Derive[T] {
+// DeriveNumber derives a number (N) attribute that every item has.
+func DeriveNumber[T any, V Number](f func(T) (V, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		n, err := f(item)
 		if err != nil {
@@ -66,9 +66,9 @@ func N[T any, V Number](f func(T) (V, error)) Derive[T] {
 	}
 }
 
-// NIf derives a number (N) attribute that only the items for which f
+// DeriveNumberIf derives a number (N) attribute that only the items for which f
 // reports true have.
-func NIf[T any, V Number](f func(T) (V, bool, error)) Derive[T] {
+func DeriveNumberIf[T any, V Number](f func(T) (V, bool, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		n, ok, err := f(item)
 		if err != nil || !ok {
@@ -82,8 +82,8 @@ func NIf[T any, V Number](f func(T) (V, bool, error)) Derive[T] {
 	}
 }
 
-// B derives a binary (B) attribute that every item has.
-func B[T any](f func(T) ([]byte, error)) Derive[T] {
+// DeriveBinary derives a binary (B) attribute that every item has.
+func DeriveBinary[T any](f func(T) ([]byte, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		b, err := f(item)
 		if err != nil {
@@ -93,9 +93,9 @@ func B[T any](f func(T) ([]byte, error)) Derive[T] {
 	}
 }
 
-// BIf derives a binary (B) attribute that only the items for which f
+// DeriveBinaryIf derives a binary (B) attribute that only the items for which f
 // reports true have.
-func BIf[T any](f func(T) ([]byte, bool, error)) Derive[T] {
+func DeriveBinaryIf[T any](f func(T) ([]byte, bool, error)) Derive[T] {
 	return func(item T) (types.AttributeValue, bool, error) {
 		b, ok, err := f(item)
 		if err != nil || !ok {

@@ -64,7 +64,7 @@
 // item has the value) or [SIf], [NIf] and [BIf] (only some items have it:
 // a sparse index), usually around a keys codec:
 //
-//	keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
+//	keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
 //
 // The derivations of one index are all-or-nothing: when one reports no
 // value the item is not in the index and none of the index's derived

@@ -48,7 +48,7 @@ func TestUnexportedEmbeddedStructIsEncodedAsAttributeValueDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[withAudit]{Type: "AUDITED",
-		PartitionKey: keyfirst.S(func(v withAudit) (string, error) { return "A#" + v.ID, nil })})
+		PartitionKey: keyfirst.DeriveString(func(v withAudit) (string, error) { return "A#" + v.ID, nil })})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestPromotedMarshalerIsRefusedAtNewEntity(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[withCents]{Type: "CENTS",
-		PartitionKey: keyfirst.S(func(v withCents) (string, error) { return "C#" + v.ID, nil })})
+		PartitionKey: keyfirst.DeriveString(func(v withCents) (string, error) { return "C#" + v.ID, nil })})
 	var ee *keyfirst.EntityError
 	if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityGoType {
 		t.Fatalf("err = %v, want an *EntityError with EntityGoType", err)

@@ -33,15 +33,24 @@ type EntitySpec[T any] struct {
 	// Type is the entity-type name stored in the table's type attribute of
 	// every item ("ORDER", "Customer", ...). Unique per table.
 	Type string
-	// PartitionKey derives the table's partition key attribute.
+	// Keys binds the entity's access patterns: the table's primary key
+	// ([OnTable]) and each index the entity's items are in ([OnIndex]),
+	// with the fields of T ([Pattern.Fields]) or the function ([Func]) their
+	// values come from. This is the usual way to derive key attributes.
+	Keys []Binding
+	// PartitionKey derives the table's partition key attribute with a
+	// function, when no binding of Keys does (an escape hatch for keys
+	// that no Pattern describes).
 	PartitionKey Derive[T]
-	// SortKey derives the table's sort key attribute; required exactly when
-	// the table has one.
+	// SortKey derives the table's sort key attribute with a function, when
+	// no binding of Keys does; the table's sort key needs one or the
+	// other exactly when the table has one.
 	SortKey Derive[T]
-	// Indexes maps an index name to the derivations of its key attributes
-	// that are not fields of T. The derivations of one index are
-	// all-or-nothing: when one of them reports no value, the item is not in
-	// the index and none of that index's derived attributes is written.
+	// Indexes maps an index name to functions that derive its key
+	// attributes (an escape hatch, like PartitionKey; prefer Keys). The
+	// derivations of one index are all-or-nothing: when one of them
+	// reports no value, the item is not in the index and none of that
+	// index's derived attributes is written.
 	Indexes map[string]IndexKeys[T]
 	// Version names an integer field of T used for optimistic locking: every
 	// write checks the stored version and stores the next one. Empty: no
@@ -77,6 +86,8 @@ type Entity[T any] struct {
 	known      []string
 	// guarded are the attributes Modify's condition compares.
 	guarded []string
+	// patterns are the patterns the entity binds.
+	patterns map[*pattern]bool
 }
 
 // derivation is one derived attribute.
@@ -84,7 +95,7 @@ type derivation[T any] struct {
 	attr  Attribute
 	index string // "" for the primary key
 	limit int    // maximum value size in bytes
-	fn    Derive[T]
+	get   func(*T) (types.AttributeValue, bool, error)
 	// timeKey: a time.Time field of T used as an index key, stored in
 	// TimeKeyLayout rather than in its attributevalue form.
 	timeKey bool
@@ -96,7 +107,7 @@ type derivation[T any] struct {
 type indexGroup[T any] struct {
 	index   string
 	derived []derivation[T]
-	fields  []derivation[T] // fn unused: attr and limit only
+	fields  []derivation[T] // get unused: attr and limit only
 }
 
 // registered is an entity as the table's registry knows it.
@@ -107,6 +118,8 @@ type registered struct {
 	// fields are T's attributes; known adds the derived ones and the type
 	// attribute (sorted): every attribute an item of the entity can have.
 	fields, known []string
+	// patterns are the patterns the entity binds.
+	patterns map[*pattern]bool
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -119,8 +132,8 @@ type registered struct {
 // whose items can be in an [Index] declared Scannable.
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
-		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}}
-	for _, step := range []func() error{b.basics, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
+		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}}
+	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -133,7 +146,11 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
-	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, decode: func(item map[string]types.AttributeValue) (any, error) {
+	e.patterns = map[*pattern]bool{}
+	for _, k := range b.bound {
+		e.patterns[k.p] = true
+	}
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {
@@ -153,6 +170,10 @@ type entityBuilder[T any] struct {
 	derivedAt map[string]string // derived attribute -> where, for messages
 	byIndex   map[string][]derivation[T]
 	scannable []string // the Scannable indexes the items can be in
+	bound     []boundKey[T]
+	// same identifies how each attribute derived by a binding is computed
+	// (see boundKey.same).
+	same map[string]sameValue
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -178,29 +199,110 @@ func (b *entityBuilder[T]) basics() error {
 	return nil
 }
 
-// primaryKey: the table's key attributes are derived, exactly.
+// bindings: each Binding of spec.Keys fits the table and T.
+func (b *entityBuilder[T]) bindings() error {
+	for _, kb := range b.spec.Keys {
+		k, err := compile[T](kb, b.table, b.e.codec, b.fail)
+		if err != nil {
+			return err
+		}
+		b.bound = append(b.bound, k)
+	}
+	return nil
+}
+
+// primaryKey: the table's key attributes are derived, exactly, by a
+// binding of the table's pattern or by EntitySpec.PartitionKey/SortKey.
 func (b *entityBuilder[T]) primaryKey() error {
 	t, e := b.table, b.e
 	pkAttr := t.primary.PartitionKey[0]
-	if b.spec.PartitionKey == nil {
-		return b.fail("", pkAttr.Name, EntityMissingKey, "set EntitySpec.PartitionKey", nil)
+	var skAttr Attribute
+	if t.primary.SortKey != nil {
+		skAttr = t.primary.SortKey[0]
 	}
-	e.pk = derivation[T]{attr: pkAttr, limit: t.limit(pkAttr.Name), fn: b.spec.PartitionKey}
-	b.derivedAt[pkAttr.Name] = "the table's partition key"
+	for _, k := range b.bound {
+		if k.p.index != "" {
+			continue
+		}
+		if b.spec.PartitionKey != nil || b.spec.SortKey != nil {
+			return b.fail("", pkAttr.Name, EntityDerivedTwice, "EntitySpec.PartitionKey or SortKey and a binding of an OnTable pattern: keep the binding", nil)
+		}
+		if err := b.derive(k, func(i int, d derivation[T]) {
+			if i == 0 {
+				e.pk = d
+			} else {
+				e.sk, e.hasSK = d, true
+			}
+		}); err != nil {
+			return err
+		}
+	}
+	if e.pk.get == nil {
+		if b.spec.PartitionKey == nil {
+			return b.fail("", pkAttr.Name, EntityMissingKey, "bind an OnTable pattern in EntitySpec.Keys (or set EntitySpec.PartitionKey)", nil)
+		}
+		e.pk = derivation[T]{attr: pkAttr, limit: t.limit(pkAttr.Name), get: byValue(b.spec.PartitionKey)}
+		b.derivedAt[pkAttr.Name] = "the table's partition key"
+	}
 	if t.primary.SortKey == nil {
 		if b.spec.SortKey != nil {
 			return b.fail("", "", EntityNoSortKey, "remove EntitySpec.SortKey", nil)
 		}
 		return nil
 	}
-	skAttr := t.primary.SortKey[0]
-	if b.spec.SortKey == nil {
-		return b.fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: set EntitySpec.SortKey", nil)
+	if e.hasSK {
+		return nil
 	}
-	e.sk = derivation[T]{attr: skAttr, limit: t.limit(skAttr.Name), fn: b.spec.SortKey}
+	if b.spec.SortKey == nil {
+		return b.fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: bind an OnTable pattern in EntitySpec.Keys (or set EntitySpec.SortKey)", nil)
+	}
+	e.sk = derivation[T]{attr: skAttr, limit: t.limit(skAttr.Name), get: byValue(b.spec.SortKey)}
 	e.hasSK = true
 	b.derivedAt[skAttr.Name] = "the table's sort key"
 	return nil
+}
+
+// derive turns the attributes of binding k into derivations, passed to
+// add with their position in the pattern. An attribute that is a field of
+// T is left to the field checks; one that another binding already derives
+// the same way (an inverted index, an LSI's partition key) is shared;
+// one derived otherwise is refused.
+func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T])) error {
+	where := "a key of index " + k.p.index
+	if k.p.index == "" {
+		where = "the table's key"
+	}
+	for i, a := range k.attrs {
+		if k.field[i] {
+			continue
+		}
+		if prev, dup := b.derivedAt[a.Name]; dup {
+			if k.same[i] != (sameValue{}) && b.same[a.Name] == k.same[i] {
+				continue
+			}
+			return b.fail(k.p.index, a.Name, EntityDerivedTwice, "already derived as "+prev+", another way; derive it in one place (bind the same fields with the same key definition to share it)", nil)
+		}
+		b.derivedAt[a.Name] = where
+		b.same[a.Name] = k.same[i]
+		add(i, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: attributeOf(k, i)})
+	}
+	return nil
+}
+
+// attributeOf derives attribute i of binding k.
+func attributeOf[T any](k boundKey[T], i int) func(*T) (types.AttributeValue, bool, error) {
+	n := len(k.attrs)
+	get := k.get
+	return func(v *T) (types.AttributeValue, bool, error) {
+		var out [2 * MaxKeyAttributes]types.AttributeValue
+		ok, err := get(v, out[:n])
+		return out[i], ok, err
+	}
+}
+
+// byValue adapts a Derive to the pointer form the item plan calls.
+func byValue[T any](fn Derive[T]) func(*T) (types.AttributeValue, bool, error) {
+	return func(v *T) (types.AttributeValue, bool, error) { return fn(*v) }
 }
 
 // indexKeys: each derivation names a key attribute of a known index, and
@@ -226,8 +328,19 @@ func (b *entityBuilder[T]) indexKeys() error {
 			}
 			b.derivedAt[attrName] = "a key of index " + name
 			attr := Attribute{Name: attrName, Type: b.table.attrTypes[attrName]}
-			b.byIndex[name] = append(b.byIndex[name], derivation[T]{attr: attr, index: name, limit: b.table.limit(attrName), fn: fn})
+			b.byIndex[name] = append(b.byIndex[name], derivation[T]{attr: attr, index: name, limit: b.table.limit(attrName), get: byValue(fn)})
 			b.e.nDerived++
+		}
+	}
+	for _, k := range b.bound {
+		if k.p.index == "" {
+			continue
+		}
+		if err := b.derive(k, func(_ int, d derivation[T]) {
+			b.byIndex[d.index] = append(b.byIndex[d.index], d)
+			b.e.nDerived++
+		}); err != nil {
+			return err
 		}
 	}
 	return nil

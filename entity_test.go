@@ -14,7 +14,7 @@ import (
 
 func TestNewEntityRefusesBadSpecs(t *testing.T) {
 	str := func(string) keyfirst.Derive[Order] {
-		return keyfirst.S(func(Order) (string, error) { return "x", nil })
+		return keyfirst.DeriveString(func(Order) (string, error) { return "x", nil })
 	}
 	type withPK struct {
 		PK string `dynamodbav:"PK"`
@@ -60,7 +60,7 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 		}, keyfirst.EntityTypeName, "", ""},
 		{"T not a struct", func(tb *keyfirst.Table) error {
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[string]{Type: "S",
-				PartitionKey: keyfirst.S(func(s string) (string, error) { return s, nil })})
+				PartitionKey: keyfirst.DeriveString(func(s string) (string, error) { return s, nil })})
 			return err
 		}, keyfirst.EntityGoType, "", ""},
 		{"no partition key", func(tb *keyfirst.Table) error {
@@ -123,34 +123,34 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 		}, keyfirst.EntityDerivedTwice, "open-orders", "GSI1SK"},
 		{"field named like the partition key", func(tb *keyfirst.Table) error {
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withPK]{Type: "W",
-				PartitionKey: keyfirst.S(func(w withPK) (string, error) { return w.PK, nil }),
-				SortKey:      keyfirst.S(func(w withPK) (string, error) { return w.PK, nil })})
+				PartitionKey: keyfirst.DeriveString(func(w withPK) (string, error) { return w.PK, nil }),
+				SortKey:      keyfirst.DeriveString(func(w withPK) (string, error) { return w.PK, nil })})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "PK"},
 		{"field named like the type attribute", func(tb *keyfirst.Table) error {
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withType]{Type: "W",
-				PartitionKey: keyfirst.S(func(withType) (string, error) { return "p", nil }),
-				SortKey:      keyfirst.S(func(withType) (string, error) { return "s", nil })})
+				PartitionKey: keyfirst.DeriveString(func(withType) (string, error) { return "p", nil }),
+				SortKey:      keyfirst.DeriveString(func(withType) (string, error) { return "s", nil })})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "_type"},
 		{"field named like a derived attribute", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(withGSI1PK) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(withGSI1PK) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withGSI1PK]{Type: "W", PartitionKey: d, SortKey: d,
 				Indexes: map[string]keyfirst.IndexKeys[withGSI1PK]{"GSI1": {"GSI1PK": d, "GSI1SK": d}}})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "GSI1PK"},
 		{"bool field as a string index key", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(boolStatus) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(boolStatus) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[boolStatus]{Type: "W", PartitionKey: d, SortKey: d})
 			return err
 		}, keyfirst.EntityFieldType, "by-status", "status"},
 		{"number field as a string index key", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(numberCustomer) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(numberCustomer) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[numberCustomer]{Type: "W", PartitionKey: d, SortKey: d})
 			return err
 		}, keyfirst.EntityFieldType, "by-status", "customer"},
 		{"index that could never hold the item", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(Customer) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(Customer) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[Customer]{Type: "W", PartitionKey: d, SortKey: d,
 				Indexes: map[string]keyfirst.IndexKeys[Customer]{"open-orders": {"openBucket": d}}})
 			return err
@@ -162,7 +162,7 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			return err
 		}, keyfirst.EntityVersion, "", "rev"},
 		{"version not an integer", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(stringVersion) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(stringVersion) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[stringVersion]{Type: "W", PartitionKey: d, SortKey: d, Version: "v"})
 			return err
 		}, keyfirst.EntityVersion, "", "v"},
@@ -173,13 +173,13 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			return err
 		}, keyfirst.EntityVersion, "", "total"},
 		{"second type deriving the keys of a Scannable index", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(placed) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(placed) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d,
 				Indexes: map[string]keyfirst.IndexKeys[placed]{"open-orders": {"openBucket": d}}})
 			return err
 		}, keyfirst.EntityScannableShared, "open-orders", ""},
 		{"second type whose fields are the keys of a Scannable index", func(tb *keyfirst.Table) error {
-			d := keyfirst.S(func(openFields) (string, error) { return "p", nil })
+			d := keyfirst.DeriveString(func(openFields) (string, error) { return "p", nil })
 			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[openFields]{Type: "W", PartitionKey: d, SortKey: d})
 			return err
 		}, keyfirst.EntityScannableShared, "open-orders", ""},
@@ -216,7 +216,7 @@ func TestScannableIndexAcceptsTypesThatCannotBeInIt(t *testing.T) {
 		PlacedAt string `dynamodbav:"placedAt"`
 	}
 	table := newShop(t, "").table
-	d := keyfirst.S(func(placed) (string, error) { return "p", nil })
+	d := keyfirst.DeriveString(func(placed) (string, error) { return "p", nil })
 	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d}); err != nil {
 		t.Fatalf("an entity type that can never be in open-orders is refused: %v", err)
 	}
@@ -368,7 +368,7 @@ func TestEntityWithReflectedFields(t *testing.T) {
 	}
 	profiles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Profile]{
 		Type:         "PROFILE",
-		PartitionKey: keyfirst.S(func(p Profile) (string, error) { return "P#" + p.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(p Profile) (string, error) { return "P#" + p.ID, nil }),
 		Version:      "rev",
 	})
 	if err != nil {
@@ -395,7 +395,7 @@ func TestEntityWithReflectedFields(t *testing.T) {
 	}
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[hidden]{
 		Type:         "HIDDEN",
-		PartitionKey: keyfirst.S(func(h hidden) (string, error) { return h.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(h hidden) (string, error) { return h.ID, nil }),
 		Version:      "Rev",
 	})
 	var ee *keyfirst.EntityError

@@ -18,6 +18,9 @@ var (
 	ErrInvalidSchema = errors.New("keyfirst: invalid table schema")
 	// ErrInvalidEntity: [NewEntity] refused the entity description.
 	ErrInvalidEntity = errors.New("keyfirst: invalid entity")
+	// ErrInvalidPattern: a [Pattern] or [Side] that cannot be used, or a
+	// key value its codecs refuse.
+	ErrInvalidPattern = errors.New("keyfirst: invalid access pattern")
 	// ErrInvalidItem: an item cannot be written or read as it is (a key
 	// derivation failed or gave an empty or mistyped value, the item is too
 	// large...). Nothing was sent.
@@ -75,6 +78,7 @@ const (
 	SchemaProjection                                  // an invalid projection
 	SchemaBilling                                     // an invalid billing mode or throughput
 	SchemaUnknownIndex                                // a lookup of an index the table does not have
+	SchemaPattern                                     // a Pattern given to the table carries an error or is not of the table's key
 )
 
 var schemaProblemText = map[SchemaProblem]string{
@@ -91,6 +95,7 @@ var schemaProblemText = map[SchemaProblem]string{
 	SchemaLSIWithoutSortKey:  "local index on a table without a sort key",
 	SchemaProjection:         "invalid projection",
 	SchemaBilling:            "invalid billing",
+	SchemaPattern:            "invalid pattern",
 	SchemaUnknownIndex:       "unknown index",
 }
 
@@ -136,6 +141,8 @@ const (
 	EntityVersion                                    // the version attribute is not an integer field of T of 32 bits or more, or is a key
 	EntityScannableShared                            // another entity type can already be in this Scannable index
 	EntityFieldOrder                                 // a field of T that is an index sort key does not encode in its values' order
+	EntityPattern                                    // a bound Pattern does not fit the table, or carries an error
+	EntityBinding                                    // the fields or function bound to a Pattern do not fit T
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -154,6 +161,8 @@ var entityProblemText = map[EntityProblem]string{
 	EntityVersion:           "invalid version attribute",
 	EntityScannableShared:   "scannable index already holds another entity type",
 	EntityFieldOrder:        "field does not encode in its values' order",
+	EntityPattern:           "pattern does not fit the table",
+	EntityBinding:           "binding does not fit T",
 }
 
 // String describes the problem.
@@ -380,3 +389,40 @@ func (e *OpError) Error() string {
 
 // Unwrap returns the cause.
 func (e *OpError) Unwrap() error { return e.Err }
+
+// PatternProblem says what is wrong with a [Pattern] or a value given to it.
+type PatternProblem uint8
+
+// The problems of [PatternError].
+const (
+	PatternZero  PatternProblem = iota + 1 // the zero Pattern
+	PatternSide                            // a Side that cannot be used (see Detail and Err)
+	PatternValue                           // a key value the pattern's codec refuses (see Err)
+)
+
+var patternProblemText = map[PatternProblem]string{
+	PatternZero:  "zero pattern",
+	PatternSide:  "invalid key side",
+	PatternValue: "invalid key value",
+}
+
+// String describes the problem.
+func (p PatternProblem) String() string { return errfmt.ProblemText(patternProblemText, p) }
+
+// PatternError reports a [Pattern] that cannot be used, or a key value its
+// codecs refuse. It wraps [ErrInvalidPattern] and, when there is one, the
+// cause (a keys codec's error, so errors.Is(err, keys.ErrSeparator) holds).
+type PatternError struct {
+	Index   string         // the pattern's index, "" for the table
+	Problem PatternProblem // what is wrong
+	Detail  string         // the facts
+	Err     error          // the cause, if any
+}
+
+// Error describes the failure with its facts.
+func (e *PatternError) Error() string {
+	return errfmt.Describe(ErrInvalidPattern, e.Problem.String(), errfmt.Detail(e.Detail, e.Err), "index", e.Index)
+}
+
+// Unwrap returns [ErrInvalidPattern] and the cause.
+func (e *PatternError) Unwrap() []error { return errfmt.Causes(ErrInvalidPattern, e.Err) }

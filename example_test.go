@@ -45,11 +45,11 @@ func helpdesk() (*keyfirst.Table, *keyfirst.Entity[Ticket], *keyfirst.Entity[Age
 	}
 	tickets, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
 		Type:         "TICKET",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
 		Indexes: map[string]keyfirst.IndexKeys[Ticket]{
 			"open-tickets-index": {
-				"openBucket": keyfirst.SIf(func(t Ticket) (string, bool, error) { return "OPEN", t.Open, nil }),
+				"openBucket": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "OPEN", t.Open, nil }),
 			},
 		},
 		Version: "version",
@@ -59,8 +59,8 @@ func helpdesk() (*keyfirst.Table, *keyfirst.Entity[Ticket], *keyfirst.Entity[Age
 	}
 	agents, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Agent]{
 		Type:         "AGENT",
-		PartitionKey: keyfirst.S(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
-		SortKey:      keyfirst.S(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
 	})
 	if err != nil {
 		panic(err)

@@ -90,20 +90,20 @@ func shopSpec() keyfirst.TableSpec {
 }
 
 func orderSpec() keyfirst.EntitySpec[Order] {
-	customerPK := keyfirst.S(func(o Order) (string, error) { return segment("CUST", o.Customer) })
+	customerPK := keyfirst.DeriveString(func(o Order) (string, error) { return segment("CUST", o.Customer) })
 	return keyfirst.EntitySpec[Order]{
 		Type:         "ORDER",
 		PartitionKey: customerPK,
-		SortKey:      keyfirst.S(func(o Order) (string, error) { return segment("ORDER", o.ID) }),
+		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return segment("ORDER", o.ID) }),
 		Indexes: map[string]keyfirst.IndexKeys[Order]{
 			"GSI1": {
 				"GSI1PK": customerPK,
-				"GSI1SK": keyfirst.S(func(o Order) (string, error) {
+				"GSI1SK": keyfirst.DeriveString(func(o Order) (string, error) {
 					return string(o.Status) + "#" + o.PlacedAt.UTC().Format(placedLayout), nil
 				}),
 			},
 			"open-orders": {
-				"openBucket": keyfirst.SIf(func(o Order) (string, bool, error) { return "OPEN", o.Status == Open, nil }),
+				"openBucket": keyfirst.DeriveStringIf(func(o Order) (string, bool, error) { return "OPEN", o.Status == Open, nil }),
 			},
 		},
 		Version: "version",
@@ -111,15 +111,15 @@ func orderSpec() keyfirst.EntitySpec[Order] {
 }
 
 func customerSpec() keyfirst.EntitySpec[Customer] {
-	self := keyfirst.S(func(c Customer) (string, error) { return segment("CUST", c.ID) })
+	self := keyfirst.DeriveString(func(c Customer) (string, error) { return segment("CUST", c.ID) })
 	return keyfirst.EntitySpec[Customer]{
 		Type:         "CUSTOMER",
 		PartitionKey: self,
 		SortKey:      self,
 		Indexes: map[string]keyfirst.IndexKeys[Customer]{
 			"GSI1": {
-				"GSI1PK": keyfirst.SIf(func(c Customer) (string, bool, error) { return "ADMIN", c.Admin, nil }),
-				"GSI1SK": keyfirst.SIf(func(c Customer) (string, bool, error) {
+				"GSI1PK": keyfirst.DeriveStringIf(func(c Customer) (string, bool, error) { return "ADMIN", c.Admin, nil }),
+				"GSI1SK": keyfirst.DeriveStringIf(func(c Customer) (string, bool, error) {
 					s, err := segment("CUST", c.ID)
 					return s, c.Admin, err
 				}),

@@ -42,7 +42,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	var p itemPlan[T]
 	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
 
-	pk, err := e.derivePrimary(e.pk, *v)
+	pk, err := e.derivePrimary(e.pk, v)
 	if err != nil {
 		return p, err
 	}
@@ -50,7 +50,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	p.key.pk = partOf(pk)
 	size := itemsize.Size(e.pk.attr.Name, pk)
 	if e.hasSK {
-		sk, err := e.derivePrimary(e.sk, *v)
+		sk, err := e.derivePrimary(e.sk, v)
 		if err != nil {
 			return p, err
 		}
@@ -60,7 +60,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	}
 
 	for gi := range e.groups {
-		n, err := e.deriveGroup(&e.groups[gi], *v, &p)
+		n, err := e.deriveGroup(&e.groups[gi], v, &p)
 		if err != nil {
 			return p, err
 		}
@@ -118,11 +118,11 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 // deriveGroup runs the derivations of one index: all of them present puts
 // the item in the index, any of them absent keeps it out (every derived
 // attribute of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) (size int, err error) {
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T]) (size int, err error) {
 	in := true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	for i, d := range g.derived {
-		av, ok, err := d.fn(v)
+		av, ok, err := d.get(v)
 		if err != nil {
 			return 0, e.itemError(d, ItemDerive, "", err)
 		}
@@ -146,8 +146,8 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v T, p *itemPlan[T]) (size int
 }
 
 // derivePrimary runs a primary key derivation, which must give a value.
-func (e *Entity[T]) derivePrimary(d derivation[T], v T) (types.AttributeValue, error) {
-	av, ok, err := d.fn(v)
+func (e *Entity[T]) derivePrimary(d derivation[T], v *T) (types.AttributeValue, error) {
+	av, ok, err := d.get(v)
 	if err != nil {
 		return nil, e.itemError(d, ItemDerive, "", err)
 	}

@@ -31,13 +31,13 @@ func looseEntity(t *testing.T, table *keyfirst.Table) *keyfirst.Entity[Loose] {
 	t.Helper()
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Loose]{
 		Type: "LOOSE",
-		PartitionKey: keyfirst.SIf(func(l Loose) (string, bool, error) {
+		PartitionKey: keyfirst.DeriveStringIf(func(l Loose) (string, bool, error) {
 			return l.Customer, l.Primary == nil, nil
 		}),
-		SortKey: keyfirst.S(func(l Loose) (string, error) { return l.ID, nil }),
+		SortKey: keyfirst.DeriveString(func(l Loose) (string, error) { return l.ID, nil }),
 		Indexes: map[string]keyfirst.IndexKeys[Loose]{
 			"GSI1": {
-				"GSI1PK": keyfirst.S(func(l Loose) (string, error) { return "C#" + l.Customer, nil }),
+				"GSI1PK": keyfirst.DeriveString(func(l Loose) (string, error) { return "C#" + l.Customer, nil }),
 				"GSI1SK": func(l Loose) (types.AttributeValue, bool, error) {
 					if l.Sort != nil {
 						return l.Sort.(types.AttributeValue), true, nil
@@ -46,7 +46,7 @@ func looseEntity(t *testing.T, table *keyfirst.Table) *keyfirst.Entity[Loose] {
 				},
 			},
 			"open-orders": {
-				"openBucket": keyfirst.SIf(func(l Loose) (string, bool, error) { return l.Bucket, l.Bucket != "-", nil }),
+				"openBucket": keyfirst.DeriveStringIf(func(l Loose) (string, bool, error) { return l.Bucket, l.Bucket != "-", nil }),
 			},
 		},
 	})

@@ -82,13 +82,13 @@ func (p keyPart) value() types.AttributeValue {
 // an empty or mistyped value, is an [*ItemError].
 func (e *Entity[T]) Key(item T) (Key[T], error) {
 	var k Key[T]
-	av, err := e.derivePrimary(e.pk, item)
+	av, err := e.derivePrimary(e.pk, &item)
 	if err != nil {
 		return k, err
 	}
 	k.pk = partOf(av)
 	if e.hasSK {
-		av, err := e.derivePrimary(e.sk, item)
+		av, err := e.derivePrimary(e.sk, &item)
 		if err != nil {
 			return Key[T]{}, err
 		}

@@ -26,8 +26,8 @@ func readings(t *testing.T) *keyfirst.Entity[reading] {
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[reading]{
 		Type:         "READING",
-		PartitionKey: keyfirst.N(func(r reading) (int64, error) { return r.Sensor, nil }),
-		SortKey:      keyfirst.B(func(r reading) ([]byte, error) { return r.Mark, nil }),
+		PartitionKey: keyfirst.DeriveNumber(func(r reading) (int64, error) { return r.Sensor, nil }),
+		SortKey:      keyfirst.DeriveBinary(func(r reading) ([]byte, error) { return r.Mark, nil }),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestTableWithoutSortKey(t *testing.T) {
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{
 		Type:         "THING",
-		PartitionKey: keyfirst.S(func(x thing) (string, error) { return "T#" + x.Name, nil }),
+		PartitionKey: keyfirst.DeriveString(func(x thing) (string, error) { return "T#" + x.Name, nil }),
 	})
 	if err != nil {
 		t.Fatal(err)

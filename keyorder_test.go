@@ -43,7 +43,7 @@ func readingTableSpec() keyfirst.TableSpec {
 }
 
 func readingSpec() keyfirst.EntitySpec[Reading] {
-	id := keyfirst.S(func(r Reading) (string, error) { return segment("R", r.ID) })
+	id := keyfirst.DeriveString(func(r Reading) (string, error) { return segment("R", r.ID) })
 	return keyfirst.EntitySpec[Reading]{Type: "READING", PartitionKey: id, SortKey: id}
 }
 
@@ -177,19 +177,19 @@ func TestFieldIndexKeysRefusedWhenUnordered(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[numberAsString]{Type: "A",
-		PartitionKey: keyfirst.S(func(numberAsString) (string, error) { return id("") }),
-		SortKey:      keyfirst.S(func(numberAsString) (string, error) { return id("") })})
+		PartitionKey: keyfirst.DeriveString(func(numberAsString) (string, error) { return id("") }),
+		SortKey:      keyfirst.DeriveString(func(numberAsString) (string, error) { return id("") })})
 	check("int stored as a string", err, keyfirst.EntityFieldOrder, "keys.Int")
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[custom]{Type: "B",
-		PartitionKey: keyfirst.S(func(custom) (string, error) { return id("") }),
-		SortKey:      keyfirst.S(func(custom) (string, error) { return id("") })})
+		PartitionKey: keyfirst.DeriveString(func(custom) (string, error) { return id("") }),
+		SortKey:      keyfirst.DeriveString(func(custom) (string, error) { return id("") })})
 	check("custom marshaler", err, keyfirst.EntityFieldOrder, "derive the attribute")
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[anything]{Type: "C",
-		PartitionKey: keyfirst.S(func(anything) (string, error) { return id("") }),
-		SortKey:      keyfirst.S(func(anything) (string, error) { return id("") })})
+		PartitionKey: keyfirst.DeriveString(func(anything) (string, error) { return id("") }),
+		SortKey:      keyfirst.DeriveString(func(anything) (string, error) { return id("") })})
 	check("interface", err, keyfirst.EntityFieldOrder, "derive the attribute")
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flag]{Type: "D",
-		PartitionKey: keyfirst.S(func(flag) (string, error) { return id("") }),
-		SortKey:      keyfirst.S(func(flag) (string, error) { return id("") })})
+		PartitionKey: keyfirst.DeriveString(func(flag) (string, error) { return id("") }),
+		SortKey:      keyfirst.DeriveString(func(flag) (string, error) { return id("") })})
 	check("bool", err, keyfirst.EntityFieldType, "not a string, number or binary")
 }

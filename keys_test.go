@@ -23,15 +23,15 @@ var (
 )
 
 func keyedOrderSpec() keyfirst.EntitySpec[Order] {
-	pk := keyfirst.S(func(o Order) (string, error) { return customerPK.Encode(o.Customer) })
+	pk := keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.Customer) })
 	return keyfirst.EntitySpec[Order]{
 		Type:         "ORDER",
 		PartitionKey: pk,
-		SortKey:      keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
+		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
 		Indexes: map[string]keyfirst.IndexKeys[Order]{
 			"GSI1": {
 				"GSI1PK": pk,
-				"GSI1SK": keyfirst.S(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.PlacedAt) }),
+				"GSI1SK": keyfirst.DeriveString(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.PlacedAt) }),
 			},
 		},
 		Version: "version",

@@ -58,7 +58,7 @@ type Wide struct {
 }
 
 func wideSpec(typ, version string) keyfirst.EntitySpec[Wide] {
-	id := keyfirst.S(func(w Wide) (string, error) { return segment(typ, w.ID) })
+	id := keyfirst.DeriveString(func(w Wide) (string, error) { return segment(typ, w.ID) })
 	return keyfirst.EntitySpec[Wide]{Type: typ, PartitionKey: id, SortKey: id, Version: version}
 }
 

@@ -49,7 +49,7 @@ func oddTable(t *testing.T) (*dynamodb.Client, *keyfirst.Table) {
 }
 
 func oddSpec(typ, version string) keyfirst.EntitySpec[Odd] {
-	id := keyfirst.S(func(o Odd) (string, error) { return segment(typ, o.ID) })
+	id := keyfirst.DeriveString(func(o Odd) (string, error) { return segment(typ, o.ID) })
 	return keyfirst.EntitySpec[Odd]{Type: typ, PartitionKey: id, SortKey: id, Version: version}
 }
 

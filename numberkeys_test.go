@@ -37,7 +37,7 @@ func newPoints(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[poi
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[point]{
 		Type:         "POINT",
-		PartitionKey: keyfirst.N(func(p point) (float64, error) { return p.X, nil }),
+		PartitionKey: keyfirst.DeriveNumber(func(p point) (float64, error) { return p.X, nil }),
 		SortKey: func(p point) (types.AttributeValue, bool, error) {
 			return &types.AttributeValueMemberN{Value: p.Y}, true, nil
 		},

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // Decode decodes an item of any entity type registered on the table (with
@@ -64,8 +66,37 @@ func (t *Table) register(name string, r registered, fail func(index string, p En
 	}
 	t.entities[name] = r
 	t.entityOrder = append(t.entityOrder, name)
+	for p := range r.patterns {
+		t.patterns[p] = true
+		if d := p.sk.def; !d.IsZero() && !slices.Contains(t.sortDefs[p.index], d) {
+			t.sortDefs[p.index] = append(t.sortDefs[p.index], d)
+		}
+	}
 	return nil
 }
+
+// Binds reports whether an entity type registered on the table binds the
+// pattern p ([EntitySpec.Keys]): then the index exists and its attributes
+// are written as p encodes them.
+func (t *Table) Binds(p PatternID) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.patterns[p.p]
+}
+
+// SortDefinitions returns the keys definitions that the patterns bound on
+// the table store in the sort key of index ("" for the table's primary
+// key), in binding order: the definitions a sort key condition on that
+// index may be built from. It is empty when no bound pattern describes the
+// sort key with a keys definition.
+func (t *Table) SortDefinitions(index string) []keys.DefID {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return slices.Clone(t.sortDefs[index])
+}
+
+// Binds reports whether the entity binds pattern p ([EntitySpec.Keys]).
+func (e *Entity[T]) Binds(p PatternID) bool { return e.patterns[p.p] }
 
 func itemType(item map[string]types.AttributeValue, attr string) string {
 	if s, ok := item[attr].(*types.AttributeValueMemberS); ok {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // DynamoDB's limits that the schema checks.
@@ -82,15 +84,26 @@ type Index struct {
 	// attributes, or has them all as fields or table keys), a second one
 	// that can is refused with [EntityScannableShared].
 	Scannable bool
+
+	err error // from Pattern.Index
 }
+
+// PatternRef is any [Pattern], whatever its key types.
+type PatternRef interface{ ID() PatternID }
 
 // TableSpec describes a table. The zero values of the optional fields are
 // valid: no sort key, no indexes, on-demand billing, entity-type attribute
 // "_type".
 type TableSpec struct {
-	Name         string
+	Name string
+	// Key, when set, gives the table's key attributes from an [OnTable]
+	// pattern, instead of PartitionKey and SortKey.
+	Key PatternRef
+	// PartitionKey is the table's partition key attribute (unless Key
+	// gives it).
 	PartitionKey Attribute
-	// SortKey is the table's sort key; the zero Attribute means none.
+	// SortKey is the table's sort key; the zero Attribute means none
+	// (unless Key gives it).
 	SortKey Attribute
 	GSIs    []Index
 	LSIs    []Index
@@ -208,6 +221,10 @@ type Table struct {
 	mu          sync.RWMutex
 	entities    map[string]registered
 	entityOrder []string
+	// patterns are the patterns bound by the registered entities;
+	// sortDefs the keys definitions they store in each index's sort key.
+	patterns map[*pattern]bool
+	sortDefs map[string][]keys.DefID
 }
 
 // NewTable validates spec and returns the table it describes. It refuses,
@@ -224,6 +241,8 @@ func NewTable(spec TableSpec) (*Table, error) {
 		billing:  spec.BillingMode,
 		byName:   map[string]int{},
 		entities: map[string]registered{},
+		patterns: map[*pattern]bool{},
+		sortDefs: map[string][]keys.DefID{},
 	}
 	if t.typeAttr == "" {
 		t.typeAttr = DefaultTypeAttribute
@@ -242,6 +261,11 @@ func NewTable(spec TableSpec) (*Table, error) {
 	}
 	t.throughput = copyThroughput(spec.Throughput)
 
+	if spec.Key != nil {
+		if err := v.keyFromPattern(&spec); err != nil {
+			return nil, err
+		}
+	}
 	t.primary = KeySchema{Kind: PrimaryIndex, PartitionKey: []Attribute{spec.PartitionKey}, Projection: Projection{Type: types.ProjectionTypeAll}}
 	if spec.SortKey != (Attribute{}) {
 		t.primary.SortKey = []Attribute{spec.SortKey}
@@ -258,6 +282,9 @@ func NewTable(spec TableSpec) (*Table, error) {
 	}
 	projected := 0
 	add := func(ix Index, kind IndexKind) error {
+		if ix.err != nil {
+			return v.fail("", "", SchemaPattern, ix.err.Error())
+		}
 		if err := v.name(ix.Name, ix.Name, "index"); err != nil {
 			return err
 		}
@@ -378,6 +405,28 @@ type schemaValidator struct {
 	table string
 	types map[string]types.ScalarAttributeType
 	order []string
+}
+
+// keyFromPattern sets spec's key attributes from spec.Key.
+func (v *schemaValidator) keyFromPattern(spec *TableSpec) error {
+	p := spec.Key.ID().p
+	switch {
+	case p == nil:
+		return v.fail("", "", SchemaPattern, "TableSpec.Key is the zero Pattern: build it with OnTable")
+	case p.err != nil:
+		return v.fail("", "", SchemaPattern, p.err.Error())
+	case p.index != "":
+		return v.fail(p.index, "", SchemaPattern, "TableSpec.Key takes the OnTable pattern of the table's key, not an index's; list indexes in GSIs and LSIs")
+	case spec.PartitionKey != (Attribute{}) || spec.SortKey != (Attribute{}):
+		return v.fail("", "", SchemaPattern, "TableSpec.Key and PartitionKey/SortKey: give the key once")
+	case len(p.pk.attrs) != 1 || len(p.sk.attrs) > 1:
+		return v.fail("", "", SchemaKeyAttributes, fmt.Sprintf("pattern %s: a table's key has one partition key attribute and at most one sort key attribute", p))
+	}
+	spec.PartitionKey = p.pk.attrs[0]
+	if len(p.sk.attrs) == 1 {
+		spec.SortKey = p.sk.attrs[0]
+	}
+	return nil
 }
 
 func (v *schemaValidator) fail(index, attr string, p SchemaProblem, detail string) error {

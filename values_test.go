@@ -93,9 +93,9 @@ func newDocs(t testing.TB, name string) docs {
 	}
 	d, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[doc]{
 		Type:         "DOC",
-		PartitionKey: keyfirst.S(func(d doc) (string, error) { return "RAW#" + d.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(d doc) (string, error) { return "RAW#" + d.ID, nil }),
 		Indexes: map[string]keyfirst.IndexKeys[doc]{"by-name": {
-			"GSI1PK": keyfirst.SIf(func(d doc) (string, bool, error) { return "NAME#" + d.Name, d.Name != "", nil }),
+			"GSI1PK": keyfirst.DeriveStringIf(func(d doc) (string, bool, error) { return "NAME#" + d.Name, d.Name != "", nil }),
 		}},
 	})
 	if err != nil {
@@ -103,7 +103,7 @@ func newDocs(t testing.TB, name string) docs {
 	}
 	f, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{
 		Type:         "FLAT",
-		PartitionKey: keyfirst.S(func(f flat) (string, error) { return "FLAT#" + f.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(f flat) (string, error) { return "FLAT#" + f.ID, nil }),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func TestInvalidUTF8NamesAreRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{Type: "FLAT\xff",
-			PartitionKey: keyfirst.S(func(f flat) (string, error) { return f.ID, nil })})
+			PartitionKey: keyfirst.DeriveString(func(f flat) (string, error) { return f.ID, nil })})
 		var ee *keyfirst.EntityError
 		if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityTypeName {
 			t.Fatalf("err = %v", err)

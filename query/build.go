@@ -88,6 +88,9 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if err := p.opts.check(p.table, p.index); err != nil {
 		return nil, err
 	}
+	if err := q.checkFrom(f); err != nil {
+		return nil, err
+	}
 	ks, err := t.Index(q.index)
 	if err != nil {
 		return nil, f.fail("", ProblemIndex, indexNames(t), err)
@@ -104,6 +107,9 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	sortTerms, err := q.sort.terms(f, ks)
 	if err != nil {
+		return nil, err
+	}
+	if err := q.checkDefs(f, t); err != nil {
 		return nil, err
 	}
 	if q.consistent && !ks.ConsistentReadAllowed() {

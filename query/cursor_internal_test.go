@@ -30,8 +30,8 @@ func thingPlan(t testing.TB, owner string, optFns ...func(*Options)) (*plan, Que
 		t.Fatal(err)
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING",
-		PartitionKey: keyfirst.S(func(v thing) (string, error) { return "O#" + v.Owner, nil }),
-		SortKey:      keyfirst.S(func(v thing) (string, error) { return "T#" + v.Name, nil })})
+		PartitionKey: keyfirst.DeriveString(func(v thing) (string, error) { return "O#" + v.Owner, nil }),
+		SortKey:      keyfirst.DeriveString(func(v thing) (string, error) { return "T#" + v.Name, nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,37 +43,41 @@ type Problem uint8
 
 // The problems of [Error].
 const (
-	ProblemIndex          Problem = iota + 1 // the index is unknown (Err is a *keyfirst.SchemaError)
-	ProblemPartition                         // the partition key values are missing, too few or many, mistyped, empty or failed to encode
-	ProblemSortKey                           // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built)
-	ProblemNotLeading                        // a condition on an attribute of a multi-attribute sort key that is not its first
-	ProblemPrefix                            // a prefix that is not a prefix of the key's segments (longer than the key, or empty)
-	ProblemConsistentRead                    // a consistent read on a global secondary index
-	ProblemLimit                             // a limit of 0 or less
-	ProblemProjection                        // a projected attribute that is empty or not in the index
-	ProblemCursor                            // the cursor is refused (Err says why: one of the ErrCursor sentinels)
-	ProblemNotScannable                      // a Scan of the table or of an index not declared Scannable
-	ProblemSegments                          // a number of scan segments outside 1..MaxSegments
-	ProblemOption                            // an option with an invalid value (a short CursorKey)
-	ProblemClient                            // a nil client
-	ProblemSource                            // a query not started from Of, Collection or ScanIndex, or from a nil entity or table
+	ProblemIndex            Problem = iota + 1 // the index is unknown (Err is a *keyfirst.SchemaError)
+	ProblemPartition                           // the partition key values are missing, too few or many, mistyped, empty or failed to encode
+	ProblemSortKey                             // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built)
+	ProblemNotLeading                          // a condition on an attribute of a multi-attribute sort key that is not its first
+	ProblemPrefix                              // a prefix that is not a prefix of the key's segments (longer than the key, or empty)
+	ProblemConsistentRead                      // a consistent read on a global secondary index
+	ProblemLimit                               // a limit of 0 or less
+	ProblemProjection                          // a projected attribute that is empty or not in the index
+	ProblemCursor                              // the cursor is refused (Err says why: one of the ErrCursor sentinels)
+	ProblemNotScannable                        // a Scan of the table or of an index not declared Scannable
+	ProblemSegments                            // a number of scan segments outside 1..MaxSegments
+	ProblemOption                              // an option with an invalid value (a short CursorKey)
+	ProblemClient                              // a nil client
+	ProblemSource                              // a query not started from Of, Collection or ScanIndex, or from a nil entity or table
+	ProblemPattern                             // a pattern the entity or table does not bind, that carries an error, or whose index or partition was set by hand
+	ProblemForeignCondition                    // a sort key condition built from a key definition that the index's sort key does not hold
 )
 
 var problemText = [...]string{
-	ProblemIndex:          "unknown index",
-	ProblemPartition:      "partition key",
-	ProblemSortKey:        "sort key condition",
-	ProblemNotLeading:     "condition on a non-leading attribute of a multi-attribute sort key",
-	ProblemPrefix:         "prefix is not a prefix of the key's segments",
-	ProblemConsistentRead: "consistent read on a global secondary index",
-	ProblemLimit:          "limit",
-	ProblemProjection:     "projection",
-	ProblemCursor:         "cursor",
-	ProblemNotScannable:   "scan of a non-scannable index",
-	ProblemSegments:       "scan segments",
-	ProblemOption:         "option",
-	ProblemClient:         "client",
-	ProblemSource:         "no entity or table",
+	ProblemIndex:            "unknown index",
+	ProblemPartition:        "partition key",
+	ProblemSortKey:          "sort key condition",
+	ProblemNotLeading:       "condition on a non-leading attribute of a multi-attribute sort key",
+	ProblemPrefix:           "prefix is not a prefix of the key's segments",
+	ProblemConsistentRead:   "consistent read on a global secondary index",
+	ProblemLimit:            "limit",
+	ProblemProjection:       "projection",
+	ProblemCursor:           "cursor",
+	ProblemNotScannable:     "scan of a non-scannable index",
+	ProblemSegments:         "scan segments",
+	ProblemOption:           "option",
+	ProblemClient:           "client",
+	ProblemSource:           "no entity or table",
+	ProblemPattern:          "access pattern",
+	ProblemForeignCondition: "sort key condition from another key definition",
 }
 
 // String describes the problem.

@@ -72,13 +72,13 @@ func Example() {
 	})
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
 		Type:         "ORDER",
-		PartitionKey: keyfirst.S(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.S(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
+		SortKey:      keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
 		Indexes: map[string]keyfirst.IndexKeys[ShopOrder]{
-			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o ShopOrder) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
+			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o ShopOrder) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
 			"ByStatusThenDate": {
-				"OrderStatus": keyfirst.S(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
-				"OrderDate":   keyfirst.S(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
+				"OrderStatus": keyfirst.DeriveString(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
+				"OrderDate":   keyfirst.DeriveString(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
 			},
 		},
 	})
@@ -118,8 +118,8 @@ func ExampleQuery_ConsistentRead() {
 	})
 	orders, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
 		Type:         "ORDER",
-		PartitionKey: keyfirst.S(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.S(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
+		SortKey:      keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
 	})
 
 	_, err := query.Of(orders).Index("ByCustomer").Partition(query.S("c1")).ConsistentRead().
@@ -141,8 +141,8 @@ func ExampleAttr() {
 	type Role struct{ Character string }
 	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
 		Type:         "ROLE",
-		PartitionKey: keyfirst.S(func(Role) (string, error) { return "", nil }),
-		SortKey:      keyfirst.S(func(Role) (string, error) { return "", nil }),
+		PartitionKey: keyfirst.DeriveString(func(Role) (string, error) { return "", nil }),
+		SortKey:      keyfirst.DeriveString(func(Role) (string, error) { return "", nil }),
 	})
 	_, err := query.Of(roles).Partition(query.S("Tom Hanks")).
 		SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).Desc().
@@ -171,13 +171,13 @@ func ExampleCollection() {
 	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "github", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
 	repos, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
 		Type:         "REPO",
-		PartitionKey: keyfirst.S(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
-		SortKey:      keyfirst.S(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
+		PartitionKey: keyfirst.DeriveString(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
+		SortKey:      keyfirst.DeriveString(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
 	})
 	issues, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
 		Type:         "ISSUE",
-		PartitionKey: keyfirst.S(func(i Issue) (string, error) { return repoKey.Encode(i.Repo) }),
-		SortKey:      keyfirst.S(func(i Issue) (string, error) { return issueKey.Encode(i.Number) }),
+		PartitionKey: keyfirst.DeriveString(func(i Issue) (string, error) { return repoKey.Encode(i.Repo) }),
+		SortKey:      keyfirst.DeriveString(func(i Issue) (string, error) { return issueKey.Encode(i.Number) }),
 	})
 	repo, _ := repos.Item(Repo{Name: "keyfirst"})
 	issue2, _ := issues.Item(Issue{Repo: "keyfirst", Number: 2})
@@ -240,11 +240,11 @@ func ExampleView() {
 	})
 	tickets, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
 		Type:         "TICKET",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(Ticket) (string, error) { return "TICKET", nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(Ticket) (string, error) { return "TICKET", nil }),
 		Indexes: map[string]keyfirst.IndexKeys[Ticket]{"Open": {
-			"OpenBucket": keyfirst.S(func(Ticket) (string, error) { return "OPEN", nil }),
-			"OpenedAt":   keyfirst.S(func(Ticket) (string, error) { return "2026-06-23T10:00:00Z", nil }),
+			"OpenBucket": keyfirst.DeriveString(func(Ticket) (string, error) { return "OPEN", nil }),
+			"OpenedAt":   keyfirst.DeriveString(func(Ticket) (string, error) { return "2026-06-23T10:00:00Z", nil }),
 		}},
 	})
 	ctx := context.Background()

@@ -95,16 +95,16 @@ func newShop(t testing.TB, name string) shop {
 	}
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type:         "ORDER",
-		PartitionKey: keyfirst.S(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
-		SortKey:      keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
+		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
+		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
 		Indexes: map[string]keyfirst.IndexKeys[Order]{
-			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
+			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
 			"Keys":         {},
 			"ByStatusDateNative": {
-				"OrderStatus": keyfirst.S(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
-				"OrderDate":   keyfirst.S(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
+				"OrderStatus": keyfirst.DeriveString(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
+				"OrderDate":   keyfirst.DeriveString(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
 			},
-			"ByPlaced": {"Placed": keyfirst.S(func(o Order) (string, error) { return placedKey.Encode(o.Date) })},
+			"ByPlaced": {"Placed": keyfirst.DeriveString(func(o Order) (string, error) { return placedKey.Encode(o.Date) })},
 		},
 	})
 	if err != nil {
@@ -112,10 +112,10 @@ func newShop(t testing.TB, name string) shop {
 	}
 	customers, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Customer]{
 		Type:         "CUSTOMER",
-		PartitionKey: keyfirst.S(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
-		SortKey:      keyfirst.S(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
+		PartitionKey: keyfirst.DeriveString(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
+		SortKey:      keyfirst.DeriveString(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
 		Indexes: map[string]keyfirst.IndexKeys[Customer]{
-			"CustomerIndex": {"CustomerIndexId": keyfirst.S(func(c Customer) (string, error) { return c.ID, nil })},
+			"CustomerIndex": {"CustomerIndexId": keyfirst.DeriveString(func(c Customer) (string, error) { return c.ID, nil })},
 		},
 	})
 	if err != nil {
@@ -185,20 +185,20 @@ func newGithub(t testing.TB, name string) github {
 	noErr(t, err)
 	repos, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
 		Type:         "REPO",
-		PartitionKey: keyfirst.S(func(r Repo) (string, error) { return repoPK.Encode(r.Name) }),
-		SortKey:      keyfirst.S(func(r Repo) (string, error) { return repoSK.Encode(r.Name) }),
+		PartitionKey: keyfirst.DeriveString(func(r Repo) (string, error) { return repoPK.Encode(r.Name) }),
+		SortKey:      keyfirst.DeriveString(func(r Repo) (string, error) { return repoSK.Encode(r.Name) }),
 	})
 	noErr(t, err)
 	issues, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
 		Type:         "ISSUE",
-		PartitionKey: keyfirst.S(func(i Issue) (string, error) { return repoPK.Encode(i.Repo) }),
-		SortKey:      keyfirst.S(func(i Issue) (string, error) { return issueSK.Encode(i.Number) }),
+		PartitionKey: keyfirst.DeriveString(func(i Issue) (string, error) { return repoPK.Encode(i.Repo) }),
+		SortKey:      keyfirst.DeriveString(func(i Issue) (string, error) { return issueSK.Encode(i.Number) }),
 	})
 	noErr(t, err)
 	stars, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Star]{
 		Type:         "STAR",
-		PartitionKey: keyfirst.S(func(s Star) (string, error) { return repoPK.Encode(s.Repo) }),
-		SortKey:      keyfirst.S(func(s Star) (string, error) { return starSK.Encode(s.User) }),
+		PartitionKey: keyfirst.DeriveString(func(s Star) (string, error) { return repoPK.Encode(s.Repo) }),
+		SortKey:      keyfirst.DeriveString(func(s Star) (string, error) { return starSK.Encode(s.User) }),
 	})
 	noErr(t, err)
 	return github{table, repos, issues, stars}
@@ -226,8 +226,8 @@ func newAudit(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Even
 	noErr(t, err)
 	events, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Event]{
 		Type:         "EVENT",
-		PartitionKey: keyfirst.S(func(e Event) (string, error) { return actorPK.Encode(e.Actor) }),
-		SortKey:      keyfirst.S(func(e Event) (string, error) { return eventSK.Encode(e.At) }),
+		PartitionKey: keyfirst.DeriveString(func(e Event) (string, error) { return actorPK.Encode(e.Actor) }),
+		SortKey:      keyfirst.DeriveString(func(e Event) (string, error) { return eventSK.Encode(e.At) }),
 	})
 	noErr(t, err)
 	return table, events
@@ -259,8 +259,8 @@ func newMovies(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Rol
 	noErr(t, err)
 	roles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
 		Type:         "ROLE",
-		PartitionKey: keyfirst.S(func(r Role) (string, error) { return actorKey.Encode(r.Performer) }),
-		SortKey:      keyfirst.S(func(r Role) (string, error) { return movieKey.Encode(r.Title) }),
+		PartitionKey: keyfirst.DeriveString(func(r Role) (string, error) { return actorKey.Encode(r.Performer) }),
+		SortKey:      keyfirst.DeriveString(func(r Role) (string, error) { return movieKey.Encode(r.Title) }),
 	})
 	noErr(t, err)
 	return table, roles

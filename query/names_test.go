@@ -42,7 +42,7 @@ func TestAttributeNamesInQueries(t *testing.T) {
 	spec.Name = integration.CreateTable(t, base.CreateTableInput())
 	table, err := keyfirst.NewTable(spec)
 	noErr(t, err)
-	id := keyfirst.S(func(o Odd) (string, error) { return "ODD#" + o.ID, nil })
+	id := keyfirst.DeriveString(func(o Odd) (string, error) { return "ODD#" + o.ID, nil })
 	odds, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Odd]{Type: "ODD", PartitionKey: id, SortKey: id})
 	noErr(t, err)
 	ctx := context.Background()

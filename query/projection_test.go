@@ -56,17 +56,17 @@ func newNotebook(t testing.TB, name string) notebook {
 		},
 	})
 	noErr(t, err)
-	rank := keyfirst.S(func(n Note) (string, error) { return fmt.Sprintf("%08d", n.Rank), nil })
+	rank := keyfirst.DeriveString(func(n Note) (string, error) { return fmt.Sprintf("%08d", n.Rank), nil })
 	notes, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Note]{
 		Type:         "NOTE",
-		PartitionKey: keyfirst.S(func(n Note) (string, error) { return fmt.Sprintf("NOTE#%d", n.ID), nil }),
-		SortKey:      keyfirst.S(func(Note) (string, error) { return "NOTE", nil }),
+		PartitionKey: keyfirst.DeriveString(func(n Note) (string, error) { return fmt.Sprintf("NOTE#%d", n.ID), nil }),
+		SortKey:      keyfirst.DeriveString(func(Note) (string, error) { return "NOTE", nil }),
 		Indexes: map[string]keyfirst.IndexKeys[Note]{
 			"ByName": {
-				"GSI1PK": keyfirst.S(func(Note) (string, error) { return "NOTES", nil }),
-				"GSI1SK": keyfirst.S(func(n Note) (string, error) { return n.Name, nil }),
+				"GSI1PK": keyfirst.DeriveString(func(Note) (string, error) { return "NOTES", nil }),
+				"GSI1SK": keyfirst.DeriveString(func(n Note) (string, error) { return n.Name, nil }),
 			},
-			"Whole":      {"GSI2PK": keyfirst.S(func(Note) (string, error) { return "NOTES", nil })},
+			"Whole":      {"GSI2PK": keyfirst.DeriveString(func(Note) (string, error) { return "NOTES", nil })},
 			"ByRank":     {"LSI1SK": rank},
 			"ByRankName": {"LSI2SK": rank},
 		},
@@ -74,8 +74,8 @@ func newNotebook(t testing.TB, name string) notebook {
 	noErr(t, err)
 	tags, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Tag]{
 		Type:         "TAG",
-		PartitionKey: keyfirst.S(func(g Tag) (string, error) { return "TAG#" + g.Label, nil }),
-		SortKey:      keyfirst.S(func(Tag) (string, error) { return "TAG", nil }),
+		PartitionKey: keyfirst.DeriveString(func(g Tag) (string, error) { return "TAG#" + g.Label, nil }),
+		SortKey:      keyfirst.DeriveString(func(Tag) (string, error) { return "TAG", nil }),
 	})
 	noErr(t, err)
 	return notebook{table, notes, tags}

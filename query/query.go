@@ -40,6 +40,10 @@ type spec struct {
 	limit      int
 	limitSet   bool
 	after      Cursor
+	// from is set by On and CollectionOn; manual names the method that
+	// then set the index or partition by hand (refused).
+	from   *from
+	manual string
 }
 
 // source is what a query reads from and how it decodes items. It is
@@ -99,16 +103,31 @@ func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
 
 // Index reads the global or local secondary index called name; "" is the
 // table itself (the default). An unknown name is refused ([ProblemIndex]).
+//
+// Index is the escape hatch for an index chosen at run time: a query from
+// a [keyfirst.Pattern] ([On]) names its index by the pattern, checked when
+// the entity binds it, and refuses Index ([ProblemPattern]).
 func (q Query[T]) Index(name string) Query[T] {
 	q.index = name
+	if q.from != nil {
+		q.manual = "Index"
+	}
 	return q
 }
 
 // Partition sets the partition key: one value per partition key attribute
 // of the index, in the index's order (one for a classic key, up to four
 // for a native multi-attribute key), each of the attribute's type.
+//
+// Partition is the escape hatch for values encoded by hand: a query from
+// a [keyfirst.Pattern] ([On]) takes its partition key as Go values, encoded
+// by the pattern as the entity's writes encode them, and refuses
+// Partition ([ProblemPattern]).
 func (q Query[T]) Partition(values ...Value) Query[T] {
 	q.partition = slices.Clone(values)
+	if q.from != nil {
+		q.manual = "Partition"
+	}
 	return q
 }
 

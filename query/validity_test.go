@@ -37,7 +37,7 @@ func TestCursorOfAnyStoredNumberResumes(t *testing.T) {
 	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", PartitionKey: keyfirst.StringAttr("Board"), SortKey: keyfirst.NumberAttr("Score")})
 	noErr(t, err)
 	rows, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[row]{Type: "ROW",
-		PartitionKey: keyfirst.S(func(r row) (string, error) { return r.Board, nil }),
+		PartitionKey: keyfirst.DeriveString(func(r row) (string, error) { return r.Board, nil }),
 		SortKey: func(r row) (types.AttributeValue, bool, error) {
 			return &types.AttributeValueMemberN{Value: r.Score}, true, nil
 		}})

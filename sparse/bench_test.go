@@ -131,11 +131,11 @@ func BenchmarkRuleDerivation(b *testing.B) {
 		table := mustTable(b, ticketSpec)
 		e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
 			Type:         "Ticket",
-			PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-			SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+			PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+			SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 			Indexes: map[string]keyfirst.IndexKeys[Ticket]{openTicketsIndex: {
-				"openBucket": keyfirst.SIf(func(t Ticket) (string, bool, error) { return "OPEN", t.IsOpen(), nil }),
-				"openedAt": keyfirst.SIf(func(t Ticket) (string, bool, error) {
+				"openBucket": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "OPEN", t.IsOpen(), nil }),
+				"openedAt": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) {
 					if !t.IsOpen() {
 						return "", false, nil
 					}

@@ -36,8 +36,8 @@ func ExampleApply() {
 		}))
 	spec, err := sparse.Apply(table, keyfirst.EntitySpec[Ticket]{
 		Type:         "Ticket",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 	}, isOpen)
 	if err != nil {
 		fmt.Println(err)
@@ -195,8 +195,8 @@ func exampleTickets() (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
 	}
 	spec, err := sparse.Apply(table, keyfirst.EntitySpec[Ticket]{
 		Type:         "Ticket",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 	}, openTickets)
 	if err != nil {
 		panic(err)

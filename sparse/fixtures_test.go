@@ -91,8 +91,8 @@ func ticketsIn(t testing.TB, name string, versioned bool) (*keyfirst.Table, *key
 	}
 	entity := keyfirst.EntitySpec[Ticket]{
 		Type:         "Ticket",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 	}
 	if versioned {
 		entity.Version = "version"
@@ -166,11 +166,11 @@ func newSaaS(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Organ
 	// Organizations use GSI1 too, for every organization (not sparse).
 	orgs, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Organization]{
 		Type:         "Organization",
-		PartitionKey: keyfirst.S(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-		SortKey:      keyfirst.S(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
+		PartitionKey: keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
+		SortKey:      keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
 		Indexes: map[string]keyfirst.IndexKeys[Organization]{"GSI1": {
-			"GSI1PK": keyfirst.S(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-			"GSI1SK": keyfirst.S(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
+			"GSI1PK": keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
+			"GSI1SK": keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
 		}},
 	})
 	if err != nil {
@@ -178,8 +178,8 @@ func newSaaS(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Organ
 	}
 	userSpec, err := sparse.Apply(table, keyfirst.EntitySpec[User]{
 		Type:         "User",
-		PartitionKey: keyfirst.S(func(u User) (string, error) { return orgKey(u.Org), nil }),
-		SortKey:      keyfirst.S(func(u User) (string, error) { return "USER#" + u.Name, nil }),
+		PartitionKey: keyfirst.DeriveString(func(u User) (string, error) { return orgKey(u.Org), nil }),
+		SortKey:      keyfirst.DeriveString(func(u User) (string, error) { return "USER#" + u.Name, nil }),
 	}, admins)
 	if err != nil {
 		t.Fatal(err)
@@ -244,8 +244,8 @@ func newShop(t testing.TB, name string) shop {
 	}
 	customerSpec, err := sparse.Apply(table, keyfirst.EntitySpec[Customer]{
 		Type:         "Customer",
-		PartitionKey: keyfirst.S(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
-		SortKey:      keyfirst.S(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
 	}, customers)
 	if err != nil {
 		t.Fatal(err)
@@ -256,15 +256,15 @@ func newShop(t testing.TB, name string) shop {
 	}
 	if s.orders, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type:         "Order",
-		PartitionKey: keyfirst.S(func(o Order) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.S(func(o Order) (string, error) { return "ORDER#" + o.ID, nil }),
+		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return "CUST#" + o.Customer, nil }),
+		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return "ORDER#" + o.ID, nil }),
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if s.inventory, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[InventoryItem]{
 		Type:         "InventoryItem",
-		PartitionKey: keyfirst.S(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
-		SortKey:      keyfirst.S(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
+		PartitionKey: keyfirst.DeriveString(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
+		SortKey:      keyfirst.DeriveString(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
 	}); err != nil {
 		t.Fatal(err)
 	}

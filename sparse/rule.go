@@ -65,7 +65,7 @@ func String[T any](f func(T) (string, error)) Value[T] {
 	if f == nil {
 		return Value[T]{}
 	}
-	return Value[T]{kind: types.ScalarAttributeTypeS, fn: keyfirst.S(f)}
+	return Value[T]{kind: types.ScalarAttributeTypeS, fn: keyfirst.DeriveString(f)}
 }
 
 // Number computes a number (N) key value with f. NaN and infinities are
@@ -74,7 +74,7 @@ func Number[T any, V keyfirst.Number](f func(T) (V, error)) Value[T] {
 	if f == nil {
 		return Value[T]{}
 	}
-	return Value[T]{kind: types.ScalarAttributeTypeN, fn: keyfirst.N(f)}
+	return Value[T]{kind: types.ScalarAttributeTypeN, fn: keyfirst.DeriveNumber(f)}
 }
 
 // Binary computes a binary (B) key value with f.
@@ -82,7 +82,7 @@ func Binary[T any](f func(T) ([]byte, error)) Value[T] {
 	if f == nil {
 		return Value[T]{}
 	}
-	return Value[T]{kind: types.ScalarAttributeTypeB, fn: keyfirst.B(f)}
+	return Value[T]{kind: types.ScalarAttributeTypeB, fn: keyfirst.DeriveBinary(f)}
 }
 
 // In starts a rule for the index called index: an item of type T is in it

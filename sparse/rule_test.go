@@ -191,8 +191,8 @@ func TestApply(t *testing.T) {
 	table := mustTable(t, ticketSpec)
 	base := keyfirst.EntitySpec[Ticket]{
 		Type:         "Ticket",
-		PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 	}
 	t.Run("adds the rule's derivations", func(t *testing.T) {
 		spec, err := sparse.Apply(table, base, openTickets)
@@ -227,7 +227,7 @@ func TestApply(t *testing.T) {
 		{"two rules for one index", base, []sparse.Rule[Ticket]{openTickets, sparse.In(openTicketsIndex, Ticket.IsOpen).Fixed("openBucket", "X")}, sparse.RuleDuplicateIndex},
 		{"index derived by the spec", func() keyfirst.EntitySpec[Ticket] {
 			s := base
-			s.Indexes = map[string]keyfirst.IndexKeys[Ticket]{openTicketsIndex: {"openBucket": keyfirst.S(func(Ticket) (string, error) { return "OPEN", nil })}}
+			s.Indexes = map[string]keyfirst.IndexKeys[Ticket]{openTicketsIndex: {"openBucket": keyfirst.DeriveString(func(Ticket) (string, error) { return "OPEN", nil })}}
 			return s
 		}(), []sparse.Rule[Ticket]{openTickets}, sparse.RuleIndexTaken},
 		{"a bad rule", base, []sparse.Rule[Ticket]{sparse.In(openTicketsIndex, Ticket.IsOpen).Fixed("openBucket", "")}, sparse.RuleEmptyValue},
@@ -349,8 +349,8 @@ func TestBadValuesRefusedBeforeTheRequest(t *testing.T) {
 		}
 		e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
 			Type:         "Ticket",
-			PartitionKey: keyfirst.S(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-			SortKey:      keyfirst.S(func(t Ticket) (string, error) { return "TICKET", nil }),
+			PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
+			SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
 			Indexes:      indexes,
 		})
 		if err != nil {
@@ -381,12 +381,12 @@ func TestBadValuesRefusedBeforeTheRequest(t *testing.T) {
 		{"rule value fails", withRule(sparse.In(openTicketsIndex, Ticket.IsOpen).Fixed("openBucket", "OPEN").
 			Key("openedAt", sparse.String(func(Ticket) (string, error) { return "", errNoOpening }))), keyfirst.ItemDerive, "openedAt", errNoOpening},
 		{"raw derivation of an empty string", raw(keyfirst.IndexKeys[Ticket]{
-			"openBucket": keyfirst.SIf(func(t Ticket) (string, bool, error) { return "", t.IsOpen(), nil }),
-			"openedAt":   keyfirst.SIf(func(t Ticket) (string, bool, error) { return "x", t.IsOpen(), nil }),
+			"openBucket": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "", t.IsOpen(), nil }),
+			"openedAt":   keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "x", t.IsOpen(), nil }),
 		}), keyfirst.ItemEmptyKey, "openBucket", nil},
 		{"raw derivation of the wrong type", raw(keyfirst.IndexKeys[Ticket]{
-			"openBucket": keyfirst.SIf(func(t Ticket) (string, bool, error) { return "OPEN", t.IsOpen(), nil }),
-			"openedAt":   keyfirst.NIf(func(t Ticket) (int64, bool, error) { return t.OpenedAt.Unix(), t.IsOpen(), nil }),
+			"openBucket": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "OPEN", t.IsOpen(), nil }),
+			"openedAt":   keyfirst.DeriveNumberIf(func(t Ticket) (int64, bool, error) { return t.OpenedAt.Unix(), t.IsOpen(), nil }),
 		}), keyfirst.ItemKeyType, "openedAt", nil},
 	}
 	for _, tc := range tests {

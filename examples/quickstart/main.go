@@ -80,12 +80,12 @@ func run(ctx context.Context) error {
 	}
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type:         "Order",
-		PartitionKey: keyfirst.S(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
-		SortKey:      keyfirst.S(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
+		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
+		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
 		Indexes: map[string]keyfirst.IndexKeys[Order]{
 			// CustomerId is a field of Order; OrderStatusDate is derived on
 			// every write, so it can never go stale.
-			"ByStatusDate": {"OrderStatusDate": keyfirst.S(func(o Order) (string, error) {
+			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o Order) (string, error) {
 				return statusDate.Encode(o.Status, o.Date)
 			})},
 		},

@@ -1,0 +1,259 @@
+package keyfirst
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// Binding says where an entity type's values for the keys of a [Pattern]
+// come from: fields of T ([Pattern.Fields]) or a function of T ([Func]),
+// for every item or, with [If], only for the items that qualify (a sparse
+// index). Give bindings to [EntitySpec.Keys]; [NewEntity] checks them
+// against the table and T once, and every write recomputes the attributes
+// from T, so that they can never go stale.
+type Binding struct {
+	p      *pattern
+	fields []string
+	// fn is a func(*T, []types.AttributeValue) (bool, error) (from Func);
+	// when is a func(T) bool (from If).
+	fn, when any
+	t        reflect.Type // the T of fn and when, for messages
+	nilFn    bool         // Func was given a nil function
+}
+
+// Fields binds the pattern to fields of T, named as in Go: one field per
+// typed segment of the partition key then of the sort key, in order
+// ("CustomerID" for a partition key Str("CustomerId"), then "Status",
+// "Date" for a sort key Composite("OrderStatusDate", statusDate) over a
+// keys.Key2[Status, time.Time]). Each field has the segment's type (or a
+// type of the same basic kind: a named string type for a string segment)
+// and is not behind an embedded pointer. A field may serve several
+// segments and patterns.
+//
+// A [Str], [Num] or [Bin] side bound to a field stored under the side's own
+// attribute name is that field, not a copy: the item is in the index when
+// the field is present (an omitempty field left empty keeps it out).
+func (p Pattern[P, S]) Fields(fields ...string) Binding {
+	return Binding{p: p.p, fields: slices.Clone(fields)}
+}
+
+// Func binds pattern p to a function of T that returns the partition and
+// sort key values of an item, for keys that are computed rather than read
+// from fields; ok=false keeps the item out of the index (a sparse index;
+// the table's primary key must always have a value). The values are
+// encoded by p's sides, as a query of p encodes its own.
+func Func[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool)) Binding {
+	b := Binding{p: p.p, t: reflect.TypeFor[T](), nilFn: f == nil}
+	if f == nil || p.p == nil {
+		return b
+	}
+	npk := len(p.p.pk.attrs)
+	b.fn = func(v *T, out []types.AttributeValue) (bool, error) {
+		pv, sv, ok := f(*v)
+		if !ok {
+			return false, nil
+		}
+		if err := p.pk.enc(pv, out[:npk]); err != nil {
+			return true, err
+		}
+		return true, p.sk.enc(sv, out[npk:])
+	}
+	return b
+}
+
+// If keeps the items for which when reports false out of the index of b: a
+// sparse index whose membership is decided on every write (an item that
+// stops qualifying has the index's attributes REMOVEd). T is the entity's
+// type. The table's primary key cannot be conditional, and neither can an
+// index whose key attributes are all the table's or fields of T.
+func If[T any](b Binding, when func(T) bool) Binding {
+	b.when, b.t = when, reflect.TypeFor[T]()
+	return b
+}
+
+// boundKey is a Binding compiled for T: the attributes of the pattern's
+// index and how to compute them from a *T.
+type boundKey[T any] struct {
+	p     *pattern
+	attrs []Attribute // partition key attributes, then sort key attributes
+	get   func(v *T, out []types.AttributeValue) (ok bool, err error)
+	// same identifies the value of each attribute (its encoding and its
+	// fields), so that two patterns that store the same attribute the same
+	// way (an inverted index, an LSI's partition key) share it; "" for a
+	// value computed by a function.
+	same []sameValue
+	// field marks the attributes that are a field of T itself.
+	field []bool
+	when  bool
+}
+
+// sameValue identifies how a binding computes an attribute: two bindings
+// with equal sameValues store the same value in it. The zero sameValue is
+// a value computed by a function, never the same as another.
+type sameValue struct {
+	def     keys.DefID // the keys definition, zero for a value as it is
+	typ     types.ScalarAttributeType
+	pos, of int    // the attribute's position in its side, and the side's width
+	fields  string // the fields bound to the side
+}
+
+// compile checks b against the table and T and returns what writes need.
+func compile[T any](b Binding, t *Table, c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) (boundKey[T], error) {
+	p := b.p
+	if p == nil {
+		return boundKey[T]{}, fail("", "", EntityPattern, "a Binding of the zero Pattern: build patterns with OnTable or OnIndex", nil)
+	}
+	if p.err != nil {
+		return boundKey[T]{}, fail(p.index, "", EntityPattern, "", p.err)
+	}
+	ks, ok := t.index(p.index)
+	if !ok {
+		return boundKey[T]{}, fail(p.index, "", EntityUnknownIndex, fmt.Sprintf("pattern %s: the table's indexes are %v", p, t.indexNames()), nil)
+	}
+	if !slices.Equal(ks.PartitionKey, p.pk.attrs) || !slices.Equal(ks.SortKey, p.sk.attrs) {
+		return boundKey[T]{}, fail(p.index, "", EntityPattern, fmt.Sprintf("pattern %s has the key attributes %s / %s, the %s has %s / %s",
+			p, describeAttrs(p.pk.attrs), describeAttrs(p.sk.attrs), ks.Kind, describeAttrs(ks.PartitionKey), describeAttrs(ks.SortKey)), nil)
+	}
+	k := boundKey[T]{p: p, attrs: ks.Attributes(), when: b.when != nil}
+	k.same = make([]sameValue, len(k.attrs))
+	k.field = make([]bool, len(k.attrs))
+	var err error
+	switch {
+	case b.fn != nil:
+		fn, ok := b.fn.(func(*T, []types.AttributeValue) (bool, error))
+		if !ok {
+			return k, fail(p.index, "", EntityBinding, fmt.Sprintf("Func of %s bound to an entity of %s", b.t, reflect.TypeFor[T]()), nil)
+		}
+		k.get = fn
+	case b.nilFn:
+		return k, fail(p.index, "", EntityBinding, "Func with a nil function", nil)
+	default:
+		err = k.bindFields(b.fields, c, fail)
+	}
+	if err != nil {
+		return k, err
+	}
+	if b.when != nil {
+		err = k.condition(b.when, t, fail)
+	}
+	return k, err
+}
+
+// bindFields binds the pattern's segments to fields of T.
+func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
+	p := k.p
+	sides := [2]*side{p.pk, p.sk}
+	want := len(p.pk.segs) + len(p.sk.segs)
+	if len(fields) != want {
+		return fail(p.index, "", EntityBinding, fmt.Sprintf("%d fields for pattern %s, which has %d typed segments: name one field of T per segment, partition key first",
+			len(fields), p, want), nil)
+	}
+	var offs [2][]uintptr
+	i := 0
+	for si, s := range sides {
+		for _, seg := range s.segs {
+			off, ft, err := fieldOffset(reflect.TypeFor[T](), fields[i])
+			if err != nil {
+				return fail(p.index, "", EntityBinding, err.Error(), nil)
+			}
+			if !fieldFits(ft, seg) {
+				return fail(p.index, "", EntityBinding, fmt.Sprintf("field %s is %s, segment %d of %s is %s", fields[i], ft, len(offs[si])+1, s.desc, seg), nil)
+			}
+			offs[si] = append(offs[si], off)
+			i++
+		}
+	}
+	at := 0
+	for si, s := range sides {
+		names := fields[:len(p.pk.segs)]
+		if si == 1 {
+			names = fields[len(p.pk.segs):]
+		}
+		for ai, a := range s.attrs {
+			k.same[at+ai] = sameValue{def: s.def, typ: a.Type, pos: ai, of: len(s.attrs), fields: strings.Join(names, ",")}
+			if f, ok := c.Field(a.Name); ok && p.index != "" && s.def.IsZero() && f.GoName == names[0] {
+				k.field[at+ai] = true
+			}
+		}
+		at += len(s.attrs)
+	}
+	npk := len(p.pk.attrs)
+	k.get = func(v *T, out []types.AttributeValue) (bool, error) {
+		base := unsafe.Pointer(v)
+		if err := p.fromFields[0](base, offs[0], out[:npk]); err != nil {
+			return true, err
+		}
+		return true, p.fromFields[1](base, offs[1], out[npk:])
+	}
+	return nil
+}
+
+// condition makes the binding conditional on when.
+func (k *boundKey[T]) condition(when any, t *Table, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
+	p := k.p
+	w, ok := when.(func(T) bool)
+	switch {
+	case !ok:
+		return fail(p.index, "", EntityBinding, fmt.Sprintf("If with a %T bound to an entity of %s", when, reflect.TypeFor[T]()), nil)
+	case w == nil:
+		return fail(p.index, "", EntityBinding, "If with a nil function", nil)
+	case p.index == "":
+		return fail("", "", EntityBinding, "If on the table's primary key: every item has one", nil)
+	}
+	removable := false
+	for i, a := range k.attrs {
+		if !k.field[i] && !t.primary.has(a.Name) {
+			removable = true
+		}
+	}
+	if !removable {
+		return fail(p.index, "", EntityBinding, "If on an index whose key attributes are all the table's or fields of T: nothing could be removed to keep an item out", nil)
+	}
+	get := k.get
+	k.get = func(v *T, out []types.AttributeValue) (bool, error) {
+		if !w(*v) {
+			return false, nil
+		}
+		return get(v, out)
+	}
+	return nil
+}
+
+// fieldOffset finds the Go field called name in struct type t (promoted
+// fields of embedded structs included) and returns its offset from the
+// start of a t and its type. A field behind an embedded pointer has no
+// fixed offset and is refused.
+func fieldOffset(t reflect.Type, name string) (uintptr, reflect.Type, error) {
+	f, ok := t.FieldByName(name)
+	if !ok || !f.IsExported() {
+		return 0, nil, fmt.Errorf("%s has no exported field %s", t, name)
+	}
+	var off uintptr
+	cur := t
+	for _, i := range f.Index[:len(f.Index)-1] {
+		sf := cur.Field(i)
+		if sf.Type.Kind() != reflect.Struct {
+			return 0, nil, fmt.Errorf("field %s of %s is behind the embedded pointer %s: move it to T or embed the struct by value", name, t, sf.Name)
+		}
+		off += sf.Offset
+		cur = sf.Type
+	}
+	return off + f.Offset, f.Type, nil
+}
+
+// describeAttrs prints attributes as (a S, b N).
+func describeAttrs(attrs []Attribute) string {
+	parts := make([]string, len(attrs))
+	for i, a := range attrs {
+		parts[i] = a.Name + " " + string(a.Type)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

@@ -1,0 +1,277 @@
+package keyfirst_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// The access patterns of seed 000's orders, declared once.
+var (
+	pCustomerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	pOrderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	pStatusDate  = keys.Must(keys.NewKey2(keys.Enum(Open, Shipped, Cancelled), keys.Time(keys.Micro)))
+
+	orderByID   = keyfirst.OnTable(keyfirst.Composite("PK", pCustomerKey), keyfirst.Composite("SK", pOrderKey))
+	custByID    = keyfirst.OnTable(keyfirst.Composite("PK", pCustomerKey), keyfirst.Composite("SK", pCustomerKey))
+	byStatus    = keyfirst.OnIndex("ByStatus", keyfirst.Str("customer"), keyfirst.Composite("StatusDate", pStatusDate))
+	byStatusNat = keyfirst.OnIndex("ByStatusNative", keyfirst.Str("customer"), keyfirst.Native(pStatusDate, "OStatus", "ODate"))
+	openOrders  = keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.Must(keys.NewKey1(keys.Time(keys.Micro)))))
+	byTotal     = keyfirst.OnIndex("ByTotal", keyfirst.Composite("PK", pCustomerKey), keyfirst.Num[int64]("TotalKey"))
+	inverted    = keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", pCustomerKey))
+)
+
+func patternTable(t testing.TB, name string) *keyfirst.Table {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{
+		Name: name,
+		Key:  orderByID,
+		GSIs: []keyfirst.Index{byStatus.Index(), byStatusNat.Index(), openOrders.Index(), inverted.Index()},
+		LSIs: []keyfirst.Index{byTotal.Index()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return table
+}
+
+func patternOrders(t testing.TB, table *keyfirst.Table) *keyfirst.Entity[Order] {
+	t.Helper()
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			orderByID.Fields("Customer", "ID"),
+			byStatus.Fields("Customer", "Status", "PlacedAt"),
+			byStatusNat.Fields("Customer", "Status", "PlacedAt"),
+			keyfirst.If(openOrders.Fields("Customer", "PlacedAt"), func(o Order) bool { return o.Status == Open }),
+			byTotal.Fields("Customer", "Total"),
+			inverted.Fields("ID", "Customer"),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return orders
+}
+
+func TestPatternDerivesEveryIndex(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	orders := patternOrders(t, table)
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	item := mustItem(t, orders, order("c1", "o1", Open, placed))
+	want := map[string]string{
+		"PK": "CUST#c1", "SK": "ORDER#o1", "customer": "c1",
+		"StatusDate": "OPEN#2019-07-01T09:30:00.000000", "OStatus": "OPEN", "ODate": "2019-07-01T09:30:00.000000",
+		"OpenCustomer": "c1", "OpenSince": "2019-07-01T09:30:00.000000", "TotalKey": "100",
+	}
+	for attr, v := range want {
+		if got := avText(item[attr]); got != v {
+			t.Errorf("%s = %q, want %q", attr, got, v)
+		}
+	}
+	// Closed: out of the sparse index, in every other.
+	item = mustItem(t, orders, order("c1", "o1", Shipped, placed))
+	for _, attr := range []string{"OpenCustomer", "OpenSince"} {
+		if _, ok := item[attr]; ok {
+			t.Errorf("a shipped order has %s: %v", attr, item[attr])
+		}
+	}
+	if got := avText(item["StatusDate"]); got != "SHIPPED#2019-07-01T09:30:00.000000" {
+		t.Errorf("StatusDate = %q", got)
+	}
+	// The bound patterns are known to the entity and the table, with the
+	// definitions each index's sort key holds.
+	for _, p := range []keyfirst.PatternRef{orderByID, byStatus, byStatusNat, openOrders, byTotal, inverted} {
+		if !orders.Binds(p.ID()) || !table.Binds(p.ID()) {
+			t.Errorf("%v not bound", p)
+		}
+	}
+	if orders.Binds(custByID.ID()) {
+		t.Error("orders binds the customer's pattern")
+	}
+	if d := table.SortDefinitions("ByStatus"); len(d) != 1 || d[0] != pStatusDate.ID() {
+		t.Errorf("ByStatus holds %v", d)
+	}
+}
+
+// A key value the codec refuses is an item error before any request, on
+// every write path, for a bound field as for a derived one.
+func TestPatternRefusesBadKeyValues(t *testing.T) {
+	t.Parallel()
+	orders := patternOrders(t, patternTable(t, "shop"))
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	for name, o := range map[string]Order{
+		"# in an id":        order("c#1", "o1", Open, placed),
+		"unknown status":    order("c1", "o1", Status("LOST"), placed),
+		"empty customer":    order("", "o1", Open, placed),
+		"time out of range": order("c1", "o1", Open, time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := orders.Put(context.Background(), noCalls{t}, o)
+			if !errors.Is(err, keyfirst.ErrInvalidItem) {
+				t.Fatalf("Put: %v", err)
+			}
+			if _, err := orders.Replace(context.Background(), noCalls{t}, o); !errors.Is(err, keyfirst.ErrInvalidItem) {
+				t.Fatalf("Replace: %v", err)
+			}
+		})
+	}
+}
+
+func TestPatternSharesTheTablesAttributes(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	// The inverted index and the LSI store the table's own key attributes
+	// the same way: shared, not derived twice. Another encoding of them
+	// is refused.
+	other := keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))))
+	_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), other.Fields("ID", "Customer")},
+	})
+	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "PK")
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), inverted.Fields("Note", "Customer")},
+	})
+	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "SK")
+}
+
+func TestPatternBindingRefusals(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	typo := keyfirst.OnIndex("ByStatusDat", keyfirst.Str("customer"), keyfirst.Composite("StatusDate", pStatusDate))
+	otherAttrs := keyfirst.OnIndex("ByStatus", keyfirst.Str("customer"), keyfirst.Composite("StatusAt", pStatusDate))
+	badNative := keyfirst.OnIndex("ByStatusNative", keyfirst.Str("customer"), keyfirst.Native(pStatusDate, "OStatus"))
+	zeroDef := keyfirst.OnIndex("ByStatus", keyfirst.Str("customer"), keyfirst.Composite("StatusDate", keys.Key2[Status, time.Time]{}))
+	type other struct{ ID string }
+	tests := []struct {
+		name    string
+		keys    []keyfirst.Binding
+		problem keyfirst.EntityProblem
+		detail  string
+	}{
+		{"index name typo", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), typo.Fields("Customer", "Status", "PlacedAt")},
+			keyfirst.EntityUnknownIndex, "ByStatusDat"},
+		{"attributes of another index", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), otherAttrs.Fields("Customer", "Status", "PlacedAt")},
+			keyfirst.EntityPattern, "StatusAt"},
+		{"native side of the wrong width", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), badNative.Fields("Customer", "Status", "PlacedAt")},
+			keyfirst.EntityPattern, "1 attributes for the 2 segments"},
+		{"zero keys definition", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), zeroDef.Fields("Customer", "Status", "PlacedAt")},
+			keyfirst.EntityPattern, "zero keys definition"},
+		{"zero pattern", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), keyfirst.Pattern[string, string]{}.Fields("x")},
+			keyfirst.EntityPattern, "zero Pattern"},
+		{"too few fields", []keyfirst.Binding{orderByID.Fields("Customer")}, keyfirst.EntityBinding, "1 fields"},
+		{"no such field", []keyfirst.Binding{orderByID.Fields("Customer", "Id")}, keyfirst.EntityBinding, "no exported field Id"},
+		{"field of the wrong type", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), byStatus.Fields("Customer", "PlacedAt", "PlacedAt")},
+			keyfirst.EntityBinding, "field PlacedAt is time.Time"},
+		{"number field for an id", []keyfirst.Binding{orderByID.Fields("Customer", "Total")}, keyfirst.EntityBinding, "field Total is int64"},
+		{"Func of another type", []keyfirst.Binding{keyfirst.Func(orderByID, func(o other) (string, string, bool) { return o.ID, o.ID, true })},
+			keyfirst.EntityBinding, "Func of keyfirst_test.other"},
+		{"nil Func", []keyfirst.Binding{keyfirst.Func[Order](orderByID, nil)}, keyfirst.EntityBinding, "nil function"},
+		{"If on the table's key", []keyfirst.Binding{keyfirst.If(orderByID.Fields("Customer", "ID"), func(Order) bool { return true })},
+			keyfirst.EntityBinding, "primary key"},
+		{"If of another type", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), keyfirst.If(openOrders.Fields("Customer", "PlacedAt"), func(other) bool { return true })},
+			keyfirst.EntityBinding, "If with a func(keyfirst_test.other) bool"},
+		{"If on shared attributes only", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), keyfirst.If(inverted.Fields("ID", "Customer"), func(Order) bool { return true })},
+			keyfirst.EntityBinding, "nothing could be removed"},
+		{"no primary key", []keyfirst.Binding{byStatus.Fields("Customer", "Status", "PlacedAt")}, keyfirst.EntityMissingKey, "OnTable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "ORDER", Keys: tt.keys})
+			assertEntityProblem(t, err, tt.problem, "")
+			if !strings.Contains(err.Error(), tt.detail) {
+				t.Fatalf("error %q does not say %q", err, tt.detail)
+			}
+		})
+	}
+	// The escape hatch and a binding of the table's key together.
+	_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "ORDER",
+		Keys:         []keyfirst.Binding{orderByID.Fields("Customer", "ID")},
+		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return o.Customer, nil })})
+	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "PK")
+}
+
+func TestPatternTableSpecRefusals(t *testing.T) {
+	t.Parallel()
+	badSide := keyfirst.OnIndex("X", keyfirst.Str("a"), keyfirst.Native(pStatusDate, "b"))
+	for name, spec := range map[string]keyfirst.TableSpec{
+		"index pattern as the key": {Name: "shop", Key: byStatus},
+		"key given twice":          {Name: "shop", Key: orderByID, PartitionKey: keyfirst.StringAttr("PK")},
+		"zero pattern":             {Name: "shop", Key: keyfirst.Pattern[string, string]{}},
+		"table pattern as index":   {Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{orderByID.Index()}},
+		"bad side":                 {Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{badSide.Index()}},
+		"native table key":         {Name: "shop", Key: keyfirst.OnTable(keyfirst.Native(pStatusDate, "a", "b"), keyfirst.NoSort())},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := keyfirst.NewTable(spec)
+			var se *keyfirst.SchemaError
+			if !errors.As(err, &se) || (se.Problem != keyfirst.SchemaPattern && se.Problem != keyfirst.SchemaKeyAttributes) {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+}
+
+// A Func binding computes keys that no field holds; ok=false keeps the
+// item out of the index.
+func TestPatternFunc(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			orderByID.Fields("Customer", "ID"),
+			keyfirst.Func(openOrders, func(o Order) (string, time.Time, bool) {
+				return strings.ToUpper(o.Customer), o.PlacedAt, o.Status == Open
+			}),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	item := mustItem(t, orders, order("c1", "o1", Open, placed))
+	if avText(item["OpenCustomer"]) != "C1" || avText(item["OpenSince"]) != "2019-07-01T09:30:00.000000" {
+		t.Fatalf("item %v", item)
+	}
+	item = mustItem(t, orders, order("c1", "o1", Cancelled, placed))
+	if _, ok := item["OpenCustomer"]; ok {
+		t.Fatal("a cancelled order is in the open index")
+	}
+}
+
+// Pattern values: the partition key is encoded by the pattern's codec, a
+// value it refuses is a PatternError.
+func TestPatternPartitionValues(t *testing.T) {
+	t.Parallel()
+	avs, err := orderByID.PartitionValues("c1")
+	if err != nil || len(avs) != 1 || avs[0].(*types.AttributeValueMemberS).Value != "CUST#c1" {
+		t.Fatalf("%v %v", avs, err)
+	}
+	_, err = orderByID.PartitionValues("CUST#c1")
+	var pe *keyfirst.PatternError
+	if !errors.As(err, &pe) || pe.Problem != keyfirst.PatternValue || !errors.Is(err, keys.ErrSeparator) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := (keyfirst.Pattern[string, string]{}).PartitionValues("x"); !errors.Is(err, keyfirst.ErrInvalidPattern) {
+		t.Fatalf("zero pattern: %v", err)
+	}
+}
+
+func assertEntityProblem(t *testing.T, err error, p keyfirst.EntityProblem, attr string) {
+	t.Helper()
+	var ee *keyfirst.EntityError
+	if !errors.As(err, &ee) || ee.Problem != p || (attr != "" && ee.Attribute != attr) {
+		t.Fatalf("got %v, want %v on %q", err, p, attr)
+	}
+}

@@ -1,0 +1,132 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// from is what a query started from a pattern ([On], [CollectionOn])
+// takes from it: the index, the partition key values, and the keys
+// definitions a sort key condition may be built from.
+type from struct {
+	pattern string // the pattern, for messages
+	err     error  // a pattern that cannot be read, or a partition key its codec refuses
+	// sortDefs are the definitions the sort key condition may come from;
+	// collection: take them from the table (every pattern bound on the index).
+	sortDefs   []keys.DefID
+	collection bool
+}
+
+// On starts a query of entity e through access pattern p, in the item
+// collection whose partition key is partition: p encodes partition as the
+// entity's writes encode it, so the query finds what was written. p must
+// be bound by e ([keyfirst.EntitySpec.Keys]); a sort key condition must
+// be built from p's own sort key definition ([keyfirst.Pattern.SortDefinition]):
+// one built from another key, even of the same Go type, is refused before
+// any request ([ProblemForeignCondition]). Everything else is as [Of]:
+//
+//	query.On(orders, ordersByStatus, "c_42").
+//		Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1)).Collect(ctx, client)
+//
+// The index and partition are the pattern's: [Query.Index] and
+// [Query.Partition] on the result are refused ([ProblemPattern]).
+func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[T] {
+	q := Of(e, optFns...)
+	f := &from{pattern: p.String()}
+	if d := p.SortDefinition(); !d.IsZero() {
+		f.sortDefs = []keys.DefID{d}
+	}
+	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
+		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
+	}
+	return startFrom(q, f, p, partition)
+}
+
+// CollectionOn starts a query of a mixed item collection of table t (a
+// repo and its issues) through access pattern p, whose partition key is
+// partition; items decode as in [Collection]. p must be bound by an entity
+// registered on t. A sort key condition may be built from the sort key
+// definition of any pattern bound on p's index (the sort key of a single
+// table holds several: REPO#<name>, ISSUE#<number>), and from no other.
+func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
+	q := Collection(t, optFns...)
+	f := &from{pattern: p.String(), collection: true}
+	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
+		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
+	}
+	return startFrom(q, f, p, partition)
+}
+
+// startFrom records the pattern's index and partition key.
+func startFrom[T, P, S any](q Query[T], f *from, p keyfirst.Pattern[P, S], partition P) Query[T] {
+	if err := p.Err(); err != nil && f.err == nil {
+		f.err = err
+	}
+	q.from = f
+	q.index = p.IndexName()
+	if f.err == nil {
+		q.partition = patternPartition(p, partition)
+	}
+	return q
+}
+
+// patternPartition returns the partition key values of a pattern query.
+func patternPartition[P, S any](p keyfirst.Pattern[P, S], v P) []Value {
+	avs, err := p.PartitionValues(v)
+	if err != nil {
+		return []Value{{err: err}}
+	}
+	out := make([]Value, len(avs))
+	for i, av := range avs {
+		out[i] = Value{av: av}
+	}
+	return out
+}
+
+// checkFrom refuses what a pattern query cannot do: a pattern that cannot
+// be read, and an index or partition set by hand.
+func (s spec) checkFrom(f failer) error {
+	if s.from == nil {
+		return nil
+	}
+	switch {
+	case s.from.err != nil:
+		return f.fail("", ProblemPattern, "", s.from.err)
+	case s.manual != "":
+		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
+	}
+	return nil
+}
+
+// checkDefs refuses a sort key condition built from a key definition that
+// the index's sort key does not hold: on a pattern query, any other than
+// the pattern's; on a query by index name, any that no pattern bound on
+// the table stores there (when some pattern describes it).
+func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
+	if s.sort.kind != sortCond || s.sort.err != nil {
+		return nil
+	}
+	allowed := t.SortDefinitions(s.index)
+	if s.from != nil && !s.from.collection {
+		allowed = s.from.sortDefs
+	}
+	if (s.from == nil && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
+		return nil
+	}
+	return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from %s; the index's sort key holds %s: build it from that key",
+		s.sort.cond, describeDefs(s.sort.cond.Defs()), describeDefs(allowed)), nil)
+}
+
+func describeDefs(defs []keys.DefID) string {
+	if len(defs) == 0 {
+		return "no keys definition"
+	}
+	parts := make([]string, len(defs))
+	for i, d := range defs {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, " or ")
+}

@@ -1,0 +1,198 @@
+package keyfirst
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// Side is one side of an index key, its partition key or its sort key: the
+// attribute or attributes that hold it and how a Go value V is stored in
+// them. Build it with [Composite] (a keys definition concatenated in one
+// string attribute), [Native] (a keys definition's segments in one
+// attribute each, a native multi-attribute key), [Str], [Num] or [Bin] (a
+// value stored as it is) or [NoSort] (no sort key), and give it to
+// [OnTable] or [OnIndex].
+//
+// A Side is an immutable value. One that could not be built keeps its
+// error, which every use returns as a [*PatternError].
+type Side[V any] struct {
+	s   *side
+	enc func(v V, out []types.AttributeValue) error
+}
+
+// None is the value of the missing sort key of a [Pattern] built with
+// [NoSort].
+type None struct{}
+
+// side is the untyped part of a Side, shared by its copies.
+type side struct {
+	attrs []Attribute
+	// segs are the Go types of the values V is made of, in order: what the
+	// fields bound to the side must be ([Pattern.Fields]).
+	segs []reflect.Type
+	// def is the keys definition, zero for a value stored as it is.
+	def keys.DefID
+	// tuple: V is a keys tuple (keys.T2 ...) whose fields are segs.
+	tuple bool
+	desc  string
+	err   error
+}
+
+// Composite stores V in the string attribute attr as def encodes it: a
+// composite key such as CANCELLED#2019-07-01T00:00:00.000000 or ORDER#o1.
+// V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
+// keys.Key2[A, B], and so on.
+func Composite[V any](attr string, def keys.Def[V]) Side[V] {
+	s := defSide(def, attr)
+	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
+		str, err := def.EncodeValue(v)
+		if err != nil {
+			return err
+		}
+		out[0] = &types.AttributeValueMemberS{Value: str}
+		return nil
+	}}
+}
+
+// Native stores V in one string attribute per segment of def, in order: a
+// native multi-attribute key of a global secondary index, which DynamoDB
+// compares attribute by attribute. len(attrs) is the number of def's
+// segments (1 to 4).
+func Native[V any](def keys.Def[V], attrs ...string) Side[V] {
+	s := defSide(def, attrs...)
+	if s.err == nil && len(attrs) != len(s.segs) {
+		s.err = fmt.Errorf("%d attributes for the %d segments of %s: give one attribute per segment", len(attrs), len(s.segs), s.def)
+	}
+	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
+		parts, err := def.PartsValue(v)
+		if err != nil {
+			return err
+		}
+		for i, p := range parts {
+			out[i] = &types.AttributeValueMemberS{Value: p}
+		}
+		return nil
+	}}
+}
+
+// defSide is the untyped side of a keys definition over attrs.
+func defSide[V any](def keys.Def[V], attrs ...string) *side {
+	s := &side{}
+	for _, a := range attrs {
+		s.attrs = append(s.attrs, StringAttr(a))
+	}
+	switch {
+	case def == nil:
+		s.err = fmt.Errorf("a nil keys definition")
+	case def.ID().IsZero():
+		s.err = fmt.Errorf("a zero keys definition: build it with keys.NewKey1 .. NewKey4")
+	default:
+		s.def = def.ID()
+		s.segs = def.Segments()
+		s.tuple = len(s.segs) > 1
+	}
+	s.describe()
+	return s
+}
+
+// Str stores a string as it is in the string attribute attr (an id that is
+// already unique, a field of T used as a key as it is).
+func Str(attr string) Side[string] {
+	return plain(StringAttr(attr), func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} })
+}
+
+// Bin stores bytes as they are in the binary attribute attr.
+func Bin(attr string) Side[[]byte] {
+	return plain(BinaryAttr(attr), func(v []byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} })
+}
+
+// Num stores a number in the number attribute attr, which DynamoDB orders
+// by value.
+func Num[V Number](attr string) Side[V] {
+	s := Side[V]{s: &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}}}
+	s.s.describe()
+	s.enc = func(v V, out []types.AttributeValue) error {
+		n, err := formatNumber(v)
+		if err != nil {
+			return err
+		}
+		out[0] = &types.AttributeValueMemberN{Value: n}
+		return nil
+	}
+	return s
+}
+
+// plain is a side of one attribute holding the value as it is.
+func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
+	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}}
+	s.describe()
+	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
+		out[0] = av(v)
+		return nil
+	}}
+}
+
+// NoSort is the sort side of a table or index without a sort key.
+func NoSort() Side[None] {
+	return Side[None]{s: &side{desc: "no sort key"}, enc: func(None, []types.AttributeValue) error { return nil }}
+}
+
+func (s *side) describe() {
+	names := make([]string, len(s.attrs))
+	for i, a := range s.attrs {
+		names[i] = a.Name
+	}
+	what := "a value as it is"
+	if len(s.attrs) > 0 {
+		what = "a " + string(s.attrs[0].Type) + " value as it is"
+	}
+	if !s.def.IsZero() {
+		what = s.def.String()
+	}
+	s.desc = strings.Join(names, ", ") + " = " + what
+}
+
+// read builds V from the fields of an item at base, at offsets offs (one
+// per segment), whose types were checked against segs by fieldFits.
+func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
+	if !s.s.tuple {
+		return *(*V)(unsafe.Add(base, offs[0]))
+	}
+	var v V
+	rv := reflect.ValueOf(&v).Elem()
+	for i, t := range s.s.segs {
+		rv.Field(i).Set(reflect.NewAt(t, unsafe.Add(base, offs[i])).Elem())
+	}
+	return v
+}
+
+// fromFields encodes the side from fields of an item at base.
+func (s Side[V]) fromFields(base unsafe.Pointer, offs []uintptr, out []types.AttributeValue) error {
+	return s.enc(s.read(base, offs), out)
+}
+
+// fieldFits reports whether a field of Go type field can be read as a
+// segment of type seg: the same type, or the same basic kind (a named
+// string type for a string segment), whose memory is the same.
+func fieldFits(field, seg reflect.Type) bool {
+	if field == seg {
+		return true
+	}
+	if field.Kind() != seg.Kind() {
+		return false
+	}
+	switch field.Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Slice:
+		return field.Elem().Kind() == reflect.Uint8 && seg.Elem().Kind() == reflect.Uint8
+	}
+	return false
+}
