@@ -178,8 +178,13 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 			names = fields[len(p.pk.segs):]
 		}
 		for ai, a := range s.attrs {
-			k.same[at+ai] = sameValue{def: s.def, typ: a.Type, pos: ai, of: len(s.attrs), fields: strings.Join(names, ",")}
-			if f, ok := c.Field(a.Name); ok && p.index != "" && s.def.IsZero() && f.GoName == names[0] {
+			pv := s.per[ai]
+			var from []string
+			for _, seg := range pv.segs {
+				from = append(from, names[seg])
+			}
+			k.same[at+ai] = sameValue{def: pv.def, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ",")}
+			if f, ok := c.Field(a.Name); ok && p.index != "" && pv.def.IsZero() && f.GoName == from[0] {
 				k.field[at+ai] = true
 			}
 		}

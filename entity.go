@@ -88,6 +88,9 @@ type Entity[T any] struct {
 	guarded []string
 	// patterns are the patterns the entity binds.
 	patterns map[*pattern]bool
+	// agree are the attributes that a second pattern computes another way
+	// (see entityBuilder.derive): every write checks they agree.
+	agree []derivation[T]
 }
 
 // derivation is one derived attribute.
@@ -132,7 +135,7 @@ type registered struct {
 // whose items can be in an [Index] declared Scannable.
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
-		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}}
+		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}, sharable: map[string]bool{}}
 	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
 		if err := step(); err != nil {
 			return nil, err
@@ -174,6 +177,9 @@ type entityBuilder[T any] struct {
 	// same identifies how each attribute derived by a binding is computed
 	// (see boundKey.same).
 	same map[string]sameValue
+	// sharable marks the attributes derived from fields of every item
+	// (Fields, no If): another such binding may store them too.
+	sharable map[string]bool
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -276,14 +282,23 @@ func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T]
 		if k.field[i] {
 			continue
 		}
+		fromFields := k.same[i] != (sameValue{}) && !k.when
 		if prev, dup := b.derivedAt[a.Name]; dup {
-			if k.same[i] != (sameValue{}) && b.same[a.Name] == k.same[i] {
+			switch {
+			case fromFields && b.sharable[a.Name] && b.same[a.Name] == k.same[i]:
+				continue
+			case fromFields && b.sharable[a.Name]:
+				// Computed another way from fields of every item: each
+				// write checks that the two agree.
+				b.e.agree = append(b.e.agree, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: attributeOf(k, i)})
 				continue
 			}
-			return b.fail(k.p.index, a.Name, EntityDerivedTwice, "already derived as "+prev+", another way; derive it in one place (bind the same fields with the same key definition to share it)", nil)
+			return b.fail(k.p.index, a.Name, EntityDerivedTwice, "already derived as "+prev+
+				"; two patterns can store one attribute only when both are bound to fields of T with Fields and neither is conditional (If)", nil)
 		}
 		b.derivedAt[a.Name] = where
 		b.same[a.Name] = k.same[i]
+		b.sharable[a.Name] = fromFields
 		add(i, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: attributeOf(k, i)})
 	}
 	return nil

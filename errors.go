@@ -194,37 +194,39 @@ type ItemProblem uint8
 
 // The problems of [ItemError].
 const (
-	ItemDerive     ItemProblem = iota + 1 // a derivation returned an error (see Err)
-	ItemMissingKey                        // a primary key derivation reported no value
-	ItemEmptyKey                          // a key attribute would be an empty string or binary
-	ItemKeyType                           // a key attribute value has the wrong type
-	ItemKeyTooLong                        // a key value exceeds DynamoDB's limit (2048 bytes partition, 1024 sort)
-	ItemBadNumber                         // a number DynamoDB refuses (NaN, infinite, over 38 digits, magnitude outside 1E-130..1E+126), in a key or any attribute
-	ItemTooLarge                          // the item exceeds 400 KB
-	ItemEncode                            // T could not be encoded (see Err)
-	ItemDecode                            // an item could not be decoded into T (see Err)
-	ItemVersioned                         // a versioned entity in a batch write, which cannot check versions
-	ItemBadString                         // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
-	ItemVersionMax                        // the version is the largest its field holds: the next one would overflow
-	ItemExpression                        // the write needs an expression larger than DynamoDB allows
-	ItemBadSet                            // a set that is empty or holds an element twice (numbers compared by value)
+	ItemDerive      ItemProblem = iota + 1 // a derivation returned an error (see Err)
+	ItemMissingKey                         // a primary key derivation reported no value
+	ItemEmptyKey                           // a key attribute would be an empty string or binary
+	ItemKeyType                            // a key attribute value has the wrong type
+	ItemKeyTooLong                         // a key value exceeds DynamoDB's limit (2048 bytes partition, 1024 sort)
+	ItemBadNumber                          // a number DynamoDB refuses (NaN, infinite, over 38 digits, magnitude outside 1E-130..1E+126), in a key or any attribute
+	ItemTooLarge                           // the item exceeds 400 KB
+	ItemEncode                             // T could not be encoded (see Err)
+	ItemDecode                             // an item could not be decoded into T (see Err)
+	ItemVersioned                          // a versioned entity in a batch write, which cannot check versions
+	ItemBadString                          // a string or name is not valid UTF-8 (the SDK would replace each invalid byte with U+FFFD)
+	ItemVersionMax                         // the version is the largest its field holds: the next one would overflow
+	ItemExpression                         // the write needs an expression larger than DynamoDB allows
+	ItemBadSet                             // a set that is empty or holds an element twice (numbers compared by value)
+	ItemKeyConflict                        // two bound patterns compute different values for one attribute
 )
 
 var itemProblemText = map[ItemProblem]string{
-	ItemDerive:     "key derivation failed",
-	ItemMissingKey: "primary key attribute has no value",
-	ItemEmptyKey:   "empty key value",
-	ItemKeyType:    "key value of the wrong type",
-	ItemKeyTooLong: "key value too long",
-	ItemBadNumber:  "invalid number",
-	ItemBadSet:     "invalid set",
-	ItemTooLarge:   "item larger than 400 KB",
-	ItemEncode:     "cannot encode",
-	ItemDecode:     "cannot decode",
-	ItemVersioned:  "versioned entity in a batch write",
-	ItemBadString:  "invalid UTF-8",
-	ItemVersionMax: "version field full",
-	ItemExpression: "expression beyond DynamoDB's limits",
+	ItemDerive:      "key derivation failed",
+	ItemMissingKey:  "primary key attribute has no value",
+	ItemEmptyKey:    "empty key value",
+	ItemKeyType:     "key value of the wrong type",
+	ItemKeyTooLong:  "key value too long",
+	ItemBadNumber:   "invalid number",
+	ItemBadSet:      "invalid set",
+	ItemTooLarge:    "item larger than 400 KB",
+	ItemEncode:      "cannot encode",
+	ItemDecode:      "cannot decode",
+	ItemVersioned:   "versioned entity in a batch write",
+	ItemBadString:   "invalid UTF-8",
+	ItemVersionMax:  "version field full",
+	ItemExpression:  "expression beyond DynamoDB's limits",
+	ItemKeyConflict: "patterns disagree on a key attribute",
 }
 
 // String describes the problem.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
@@ -108,11 +109,34 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		}
 	}
 
+	if err := e.checkAgreement(v, p.item); err != nil {
+		return p, err
+	}
+
 	if size > MaxItemSize {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
 			Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 	}
 	return p, nil
+}
+
+// checkAgreement computes the attributes that two patterns store and
+// refuses an item for which the second computes another value than the
+// first.
+func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue) error {
+	for _, d := range e.agree {
+		av, _, err := d.get(v)
+		if err != nil {
+			return e.itemError(d, ItemDerive, "", err)
+		}
+		if av, err = e.checkKeyValue(d, av); err != nil {
+			return err
+		}
+		if have := item[d.attr.Name]; !avequal.Equal(have, av) {
+			return e.itemError(d, ItemKeyConflict, fmt.Sprintf("the patterns that store it compute %s and %s for this item: bind them so that they agree", partOf(have).text(), partOf(av).text()), nil)
+		}
+	}
+	return nil
 }
 
 // deriveGroup runs the derivations of one index: all of them present puts

@@ -43,6 +43,13 @@ func (k Key[T]) String() string {
 	return b.String()
 }
 
+// text prints the value as String does.
+func (p keyPart) text() string {
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
 func (p keyPart) write(b *strings.Builder) {
 	switch p.typ {
 	case types.ScalarAttributeTypeS:

@@ -130,19 +130,53 @@ func TestPatternSharesTheTablesAttributes(t *testing.T) {
 	t.Parallel()
 	table := patternTable(t, "shop")
 	// The inverted index and the LSI store the table's own key attributes
-	// the same way: shared, not derived twice. Another encoding of them
-	// is refused.
+	// the same way: shared, not derived twice (patternOrders). Another
+	// definition of them is computed on every write too and must agree.
 	other := keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))))
-	_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), other.Fields("ID", "Customer")},
 	})
-	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "PK")
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	if got := avText(mustItem(t, orders, order("c1", "o1", Open, placed))["PK"]); got != "CUST#c1" {
+		t.Fatalf("PK = %q", got)
+	}
+	// Bound to other fields: the values differ, the write is refused.
+	table = patternTable(t, "shop")
+	orders, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), inverted.Fields("Note", "Customer")},
 	})
-	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "SK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := order("c1", "o1", Open, placed)
+	o.Note = "n1"
+	_, err = orders.Put(context.Background(), noCalls{t}, o)
+	var ie *keyfirst.ItemError
+	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict || ie.Attribute != "SK" || !strings.Contains(err.Error(), `"ORDER#o1" and "ORDER#n1"`) {
+		t.Fatalf("Put: %v", err)
+	}
+	if _, err := orders.Replace(context.Background(), noCalls{t}, o); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict {
+		t.Fatalf("Replace: %v", err)
+	}
+	o.Note = "o1"
+	if _, err := orders.Item(o); err != nil {
+		t.Fatalf("agreeing values: %v", err)
+	}
+	// A conditional binding cannot share: its removal would take the
+	// other index's attribute too.
+	_, err = keyfirst.NewEntity(patternTable(t, "shop"), keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), byStatus.Fields("Customer", "Status", "PlacedAt"),
+			keyfirst.If(keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.Must(keys.NewKey1(keys.Time(keys.Micro))))).Fields("Customer", "PlacedAt"),
+				func(o Order) bool { return o.Status == Open }),
+			openOrders.Fields("Customer", "PlacedAt")},
+	})
+	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "OpenCustomer")
 }
 
 func TestPatternBindingRefusals(t *testing.T) {

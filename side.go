@@ -1,6 +1,7 @@
 package keyfirst
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -36,12 +37,24 @@ type side struct {
 	// segs are the Go types of the values V is made of, in order: what the
 	// fields bound to the side must be ([Pattern.Fields]).
 	segs []reflect.Type
-	// def is the keys definition, zero for a value stored as it is.
+	// def is the keys definition of the whole side (zero for a value
+	// stored as it is, and for a tuple of sides): the definition its
+	// conditions are built from.
 	def keys.DefID
+	// per describes each attribute's value.
+	per []attrValue
 	// tuple: V is a keys tuple (keys.T2 ...) whose fields are segs.
 	tuple bool
 	desc  string
 	err   error
+}
+
+// attrValue is how one attribute of a side is computed: from which
+// segments (fields) and by which definition.
+type attrValue struct {
+	def     keys.DefID // zero for a value as it is
+	pos, of int        // the segment of def the attribute holds (Native), or 0 of 1
+	segs    []int      // the segments (bound fields) the value is computed from
 }
 
 // Composite stores V in the string attribute attr as def encodes it: a
@@ -97,6 +110,17 @@ func defSide[V any](def keys.Def[V], attrs ...string) *side {
 		s.segs = def.Segments()
 		s.tuple = len(s.segs) > 1
 	}
+	all := make([]int, len(s.segs))
+	for i := range all {
+		all[i] = i
+	}
+	for i := range attrs {
+		if len(attrs) == 1 {
+			s.per = append(s.per, attrValue{def: s.def, of: 1, segs: all})
+		} else {
+			s.per = append(s.per, attrValue{def: s.def, pos: i, of: len(attrs), segs: []int{i}})
+		}
+	}
 	s.describe()
 	return s
 }
@@ -115,7 +139,7 @@ func Bin(attr string) Side[[]byte] {
 // Num stores a number in the number attribute attr, which DynamoDB orders
 // by value.
 func Num[V Number](attr string) Side[V] {
-	s := Side[V]{s: &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}}}
+	s := Side[V]{s: &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}}
 	s.s.describe()
 	s.enc = func(v V, out []types.AttributeValue) error {
 		n, err := formatNumber(v)
@@ -130,12 +154,71 @@ func Num[V Number](attr string) Side[V] {
 
 // plain is a side of one attribute holding the value as it is.
 func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
-	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}}
+	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
 	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
 		out[0] = av(v)
 		return nil
 	}}
+}
+
+// asIs is the attribute of a side that stores one value as it is.
+var asIs = []attrValue{{of: 1, segs: []int{0}}}
+
+// Tuple2 is a native multi-attribute key side whose attributes are the
+// sides a and b, each of one attribute and one value ([Str], [Num], [Bin],
+// or [Composite] of a keys.Key1): attributes of their own types, an
+// attribute that is a field of T as it is beside a derived one. DynamoDB
+// compares them left to right. A sort key condition on a tuple comes from
+// query.Attr on its first attribute (no keys definition describes it
+// whole); use [Native] for keys conditions over all of them.
+func Tuple2[A, B any](a Side[A], b Side[B]) Side[keys.T2[A, B]] {
+	s := tuple(a.s, b.s)
+	return Side[keys.T2[A, B]]{s: s, enc: func(v keys.T2[A, B], out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]))
+	}}
+}
+
+// Tuple3 is [Tuple2] of three sides.
+func Tuple3[A, B, C any](a Side[A], b Side[B], c Side[C]) Side[keys.T3[A, B, C]] {
+	s := tuple(a.s, b.s, c.s)
+	return Side[keys.T3[A, B, C]]{s: s, enc: func(v keys.T3[A, B, C], out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]), c.enc(v.V3, out[2:3]))
+	}}
+}
+
+// Tuple4 is [Tuple2] of four sides.
+func Tuple4[A, B, C, D any](a Side[A], b Side[B], c Side[C], d Side[D]) Side[keys.T4[A, B, C, D]] {
+	s := tuple(a.s, b.s, c.s, d.s)
+	return Side[keys.T4[A, B, C, D]]{s: s, enc: func(v keys.T4[A, B, C, D], out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]), c.enc(v.V3, out[2:3]), d.enc(v.V4, out[3:4]))
+	}}
+}
+
+// tuple is the untyped side of a tuple of one-attribute, one-value sides.
+func tuple(parts ...*side) *side {
+	s := &side{tuple: true}
+	var descs []string
+	for i, p := range parts {
+		switch {
+		case p == nil:
+			s.err = fmt.Errorf("part %d of the tuple is a zero Side", i+1)
+		case p.err != nil:
+			s.err = fmt.Errorf("part %d of the tuple (%s): %w", i+1, p.desc, p.err)
+		case len(p.attrs) != 1 || len(p.segs) != 1:
+			s.err = fmt.Errorf("part %d of the tuple (%s) has %d attributes and %d values: each part is one attribute of one value", i+1, p.desc, len(p.attrs), len(p.segs))
+		}
+		if s.err != nil {
+			s.desc = "invalid tuple"
+			return s
+		}
+		s.attrs = append(s.attrs, p.attrs[0])
+		s.segs = append(s.segs, p.segs[0])
+		s.per = append(s.per, attrValue{def: p.per[0].def, of: 1, segs: []int{i}})
+		descs = append(descs, p.desc)
+	}
+	s.desc = "(" + strings.Join(descs, ", ") + ")"
+	return s
 }
 
 // NoSort is the sort side of a table or index without a sort key.
@@ -161,6 +244,10 @@ func (s *side) describe() {
 // read builds V from the fields of an item at base, at offsets offs (one
 // per segment), whose types were checked against segs by fieldFits.
 func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
+	if len(offs) == 0 {
+		var none V // NoSort
+		return none
+	}
 	if !s.s.tuple {
 		return *(*V)(unsafe.Add(base, offs[0]))
 	}

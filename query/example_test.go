@@ -61,25 +61,23 @@ type ShopOrder struct {
 // first; a native multi-attribute GSI (status, date) takes the same
 // condition, attribute by attribute.
 func Example() {
+	customerKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	orderKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
 	statusDate := keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
-	s := keyfirst.StringAttr
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
-		Name: "shop", PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{
-			{Name: "ByStatusDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")}},
-			{Name: "ByStatusThenDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatus"), s("OrderDate")}},
-		},
-	})
+
+	// The access patterns, declared once with their key types.
+	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+	byStatusDate := keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+	byStatusThenDate := keyfirst.OnIndex("ByStatusThenDate", keyfirst.Str("CustomerId"), keyfirst.Native(statusDate, "OrderStatus", "OrderDate"))
+
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID,
+		GSIs: []keyfirst.Index{byStatusDate.Index(), byStatusThenDate.Index()}})
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
-		Type:         "ORDER",
-		PartitionKey: keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
-		Indexes: map[string]keyfirst.IndexKeys[ShopOrder]{
-			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o ShopOrder) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
-			"ByStatusThenDate": {
-				"OrderStatus": keyfirst.DeriveString(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
-				"OrderDate":   keyfirst.DeriveString(func(o ShopOrder) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
-			},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			orderByID.Fields("Customer", "ID"),
+			byStatusDate.Fields("Customer", "Status", "Date"),
+			byStatusThenDate.Fields("Customer", "Status", "Date"),
 		},
 	})
 	if err != nil {
@@ -89,14 +87,10 @@ func Example() {
 
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
-	cancelledInQ3 := query.Of(orders).
-		Partition(query.S("c1")).
-		Sort(statusDate.With1("CANCELLED").HalfOpen(jul1, oct1)).
-		Limit(10)
-
 	ctx := context.Background()
-	for _, index := range []string{"ByStatusDate", "ByStatusThenDate"} {
-		if _, err := cancelledInQ3.Index(index).Page(ctx, printer{}); err != nil {
+	for _, p := range []keyfirst.Pattern[string, keys.T2[OrderStatus, time.Time]]{byStatusDate, byStatusThenDate} {
+		cancelledInQ3 := query.On(orders, p, "c1").Sort(statusDate.With1("CANCELLED").HalfOpen(jul1, oct1)).Limit(10)
+		if _, err := cancelledInQ3.Page(ctx, printer{}); err != nil {
 			fmt.Println(err)
 		}
 	}

@@ -41,9 +41,24 @@ var (
 	// statusDate is OrderStatusDate: CANCELLED#2019-07-01T00:00:00.000000.
 	// Enum first (seed 000).
 	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro)))
+	statusKey  = keys.Must(keys.NewKey1(keys.Enum(Pending, Shipped, Cancelled, Delivered)))
 	placedKey  = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
-	// customerStatus is the native partition key of ByCustomerStatus.
-	customerStatus = keys.Must(keys.NewKey2(keys.ID[string](), keys.Enum(Pending, Shipped, Cancelled, Delivered)))
+)
+
+// The shop's access patterns, declared once: the table, the indexes and
+// the entities below are built from them, and the queries start from them.
+var (
+	orderByID    = keyfirst.OnTable(keyfirst.Composite("PK", customerPK), keyfirst.Composite("SK", orderSK))
+	customerByID = keyfirst.OnTable(keyfirst.Composite("PK", customerPK), keyfirst.Composite("SK", customerPK))
+	byStatusDate = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+	// the same two segments in two attributes of a native sort key
+	byStatusDateNative = keyfirst.OnIndex("ByStatusDateNative", keyfirst.Str("CustomerId"), keyfirst.Native(statusDate, "OrderStatus", "OrderDate"))
+	// a native partition key: the CustomerId field as it is, and the status
+	byCustomerStatus = keyfirst.OnIndex("ByCustomerStatus",
+		keyfirst.Tuple2(keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatus", statusKey)), keyfirst.Composite("OrderDate", placedKey))
+	customerIndex = keyfirst.OnIndex("CustomerIndex", keyfirst.Str("CustomerIndexId"), keyfirst.NoSort())
+	keysOnly      = keyfirst.OnIndex("Keys", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+	byPlaced      = keyfirst.OnIndex("ByPlaced", keyfirst.Composite("PK", customerPK), keyfirst.Composite("Placed", placedKey))
 )
 
 type Order struct {
@@ -66,24 +81,15 @@ type shop struct {
 }
 
 func shopSpec(name string) keyfirst.TableSpec {
-	s := keyfirst.StringAttr
+	scannable := customerIndex.Index()
+	scannable.Scannable = true
+	projected := keysOnly.Index()
+	projected.Projection = keyfirst.KeysOnly()
 	return keyfirst.TableSpec{
-		Name:         name,
-		PartitionKey: s("PK"),
-		SortKey:      s("SK"),
-		GSIs: []keyfirst.Index{
-			{Name: "ByStatusDate", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")}},
-			{Name: "ByStatusDateNative", PartitionKey: []keyfirst.Attribute{s("CustomerId")},
-				SortKey: []keyfirst.Attribute{s("OrderStatus"), s("OrderDate")}},
-			{Name: "ByCustomerStatus", PartitionKey: []keyfirst.Attribute{s("CustomerId"), s("OrderStatus")},
-				SortKey: []keyfirst.Attribute{s("OrderDate")}},
-			{Name: "CustomerIndex", PartitionKey: []keyfirst.Attribute{s("CustomerIndexId")}, Scannable: true},
-			{Name: "Keys", PartitionKey: []keyfirst.Attribute{s("CustomerId")}, SortKey: []keyfirst.Attribute{s("OrderStatusDate")},
-				Projection: keyfirst.KeysOnly()},
-		},
-		LSIs: []keyfirst.Index{
-			{Name: "ByPlaced", SortKey: []keyfirst.Attribute{s("Placed")}},
-		},
+		Name: name,
+		Key:  orderByID,
+		GSIs: []keyfirst.Index{byStatusDate.Index(), byStatusDateNative.Index(), byCustomerStatus.Index(), scannable, projected},
+		LSIs: []keyfirst.Index{byPlaced.Index()},
 	}
 }
 
@@ -94,44 +100,27 @@ func newShop(t testing.TB, name string) shop {
 		t.Fatal(err)
 	}
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
-		Type:         "ORDER",
-		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Order]{
-			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.Date) })},
-			"Keys":         {},
-			"ByStatusDateNative": {
-				"OrderStatus": keyfirst.DeriveString(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(0) }),
-				"OrderDate":   keyfirst.DeriveString(func(o Order) (string, error) { return part(statusDate.Parts(o.Status, o.Date))(1) }),
-			},
-			"ByPlaced": {"Placed": keyfirst.DeriveString(func(o Order) (string, error) { return placedKey.Encode(o.Date) })},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			orderByID.Fields("CustomerID", "ID"),
+			byStatusDate.Fields("CustomerID", "Status", "Date"),
+			byStatusDateNative.Fields("CustomerID", "Status", "Date"),
+			byCustomerStatus.Fields("CustomerID", "Status", "Date"),
+			keysOnly.Fields("CustomerID", "Status", "Date"),
+			byPlaced.Fields("CustomerID", "Date"),
 		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	customers, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Customer]{
-		Type:         "CUSTOMER",
-		PartitionKey: keyfirst.DeriveString(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
-		SortKey:      keyfirst.DeriveString(func(c Customer) (string, error) { return customerPK.Encode(c.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Customer]{
-			"CustomerIndex": {"CustomerIndexId": keyfirst.DeriveString(func(c Customer) (string, error) { return c.ID, nil })},
-		},
+		Type: "CUSTOMER",
+		Keys: []keyfirst.Binding{customerByID.Fields("ID", "ID"), customerIndex.Fields("ID")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return shop{table, orders, customers}
-}
-
-// part picks segment i of a Parts result.
-func part(parts []string, err error) func(i int) (string, error) {
-	return func(i int) (string, error) {
-		if err != nil {
-			return "", err
-		}
-		return parts[i], nil
-	}
 }
 
 // localShop creates the shop's table in DynamoDB Local for this test.
@@ -179,27 +168,22 @@ type github struct {
 	stars  *keyfirst.Entity[Star]
 }
 
+// The collection's patterns: one per entity type, one partition key.
+var (
+	repoByName    = keyfirst.OnTable(keyfirst.Composite("PK", repoPK), keyfirst.Composite("SK", repoSK))
+	issueByNumber = keyfirst.OnTable(keyfirst.Composite("PK", repoPK), keyfirst.Composite("SK", issueSK))
+	starByUser    = keyfirst.OnTable(keyfirst.Composite("PK", repoPK), keyfirst.Composite("SK", starSK))
+)
+
 func newGithub(t testing.TB, name string) github {
 	t.Helper()
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, Key: repoByName})
 	noErr(t, err)
-	repos, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
-		Type:         "REPO",
-		PartitionKey: keyfirst.DeriveString(func(r Repo) (string, error) { return repoPK.Encode(r.Name) }),
-		SortKey:      keyfirst.DeriveString(func(r Repo) (string, error) { return repoSK.Encode(r.Name) }),
-	})
+	repos, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{Type: "REPO", Keys: []keyfirst.Binding{repoByName.Fields("Name", "Name")}})
 	noErr(t, err)
-	issues, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
-		Type:         "ISSUE",
-		PartitionKey: keyfirst.DeriveString(func(i Issue) (string, error) { return repoPK.Encode(i.Repo) }),
-		SortKey:      keyfirst.DeriveString(func(i Issue) (string, error) { return issueSK.Encode(i.Number) }),
-	})
+	issues, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{Type: "ISSUE", Keys: []keyfirst.Binding{issueByNumber.Fields("Repo", "Number")}})
 	noErr(t, err)
-	stars, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Star]{
-		Type:         "STAR",
-		PartitionKey: keyfirst.DeriveString(func(s Star) (string, error) { return repoPK.Encode(s.Repo) }),
-		SortKey:      keyfirst.DeriveString(func(s Star) (string, error) { return starSK.Encode(s.User) }),
-	})
+	stars, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Star]{Type: "STAR", Keys: []keyfirst.Binding{starByUser.Fields("Repo", "User")}})
 	noErr(t, err)
 	return github{table, repos, issues, stars}
 }
@@ -220,15 +204,13 @@ type Event struct {
 	Action string    `dynamodbav:"Action"`
 }
 
+var eventsByActor = keyfirst.OnTable(keyfirst.Composite("PK", actorPK), keyfirst.Composite("SK", eventSK))
+
 func newAudit(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Event]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, Key: eventsByActor})
 	noErr(t, err)
-	events, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Event]{
-		Type:         "EVENT",
-		PartitionKey: keyfirst.DeriveString(func(e Event) (string, error) { return actorPK.Encode(e.Actor) }),
-		SortKey:      keyfirst.DeriveString(func(e Event) (string, error) { return eventSK.Encode(e.At) }),
-	})
+	events, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Event]{Type: "EVENT", Keys: []keyfirst.Binding{eventsByActor.Fields("Actor", "At")}})
 	noErr(t, err)
 	return table, events
 }
@@ -246,21 +228,19 @@ type Role struct {
 	Character string `dynamodbav:"Character"`
 }
 
+// The table's key and the inverted GSI: the same two attributes, swapped.
+var (
+	moviesOfActor = keyfirst.OnTable(keyfirst.Composite("Actor", actorKey), keyfirst.Composite("Movie", movieKey))
+	actorsInMovie = keyfirst.OnIndex("MovieActors", keyfirst.Composite("Movie", movieKey), keyfirst.Composite("Actor", actorKey))
+)
+
 func newMovies(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Role]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{
-		Name:         name,
-		PartitionKey: keyfirst.StringAttr("Actor"),
-		SortKey:      keyfirst.StringAttr("Movie"),
-		GSIs: []keyfirst.Index{{Name: "MovieActors",
-			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Movie")},
-			SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("Actor")}}},
-	})
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, Key: moviesOfActor, GSIs: []keyfirst.Index{actorsInMovie.Index()}})
 	noErr(t, err)
 	roles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
-		Type:         "ROLE",
-		PartitionKey: keyfirst.DeriveString(func(r Role) (string, error) { return actorKey.Encode(r.Performer) }),
-		SortKey:      keyfirst.DeriveString(func(r Role) (string, error) { return movieKey.Encode(r.Title) }),
+		Type: "ROLE",
+		Keys: []keyfirst.Binding{moviesOfActor.Fields("Performer", "Title"), actorsInMovie.Fields("Title", "Performer")},
 	})
 	noErr(t, err)
 	return table, roles

@@ -13,7 +13,8 @@ import (
 // definitions a sort key condition may be built from.
 type from struct {
 	pattern string // the pattern, for messages
-	err     error  // a pattern that cannot be read, or a partition key its codec refuses
+	err     error  // a pattern that cannot be read
+	partErr error  // a partition key value the pattern's codec refuses
 	// sortDefs are the definitions the sort key condition may come from;
 	// collection: take them from the table (every pattern bound on the index).
 	sortDefs   []keys.DefID
@@ -67,23 +68,16 @@ func startFrom[T, P, S any](q Query[T], f *from, p keyfirst.Pattern[P, S], parti
 	}
 	q.from = f
 	q.index = p.IndexName()
-	if f.err == nil {
-		q.partition = patternPartition(p, partition)
+	if f.err != nil {
+		return q
+	}
+	avs, err := p.PartitionValues(partition)
+	f.partErr = err
+	q.partition = make([]Value, len(avs))
+	for i, av := range avs {
+		q.partition[i] = Value{av: av}
 	}
 	return q
-}
-
-// patternPartition returns the partition key values of a pattern query.
-func patternPartition[P, S any](p keyfirst.Pattern[P, S], v P) []Value {
-	avs, err := p.PartitionValues(v)
-	if err != nil {
-		return []Value{{err: err}}
-	}
-	out := make([]Value, len(avs))
-	for i, av := range avs {
-		out[i] = Value{av: av}
-	}
-	return out
 }
 
 // checkFrom refuses what a pattern query cannot do: a pattern that cannot
@@ -95,6 +89,8 @@ func (s spec) checkFrom(f failer) error {
 	switch {
 	case s.from.err != nil:
 		return f.fail("", ProblemPattern, "", s.from.err)
+	case s.from.partErr != nil:
+		return f.fail("", ProblemPartition, "", s.from.partErr)
 	case s.manual != "":
 		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
 	}

@@ -53,17 +53,17 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 	noErr(t, err)
 	want := []string{"o02", "o08", "o04", "o05"}
 
-	inQ3Dates, err := placedKey.Range().HalfOpen(jul1, oct1)
-	noErr(t, err)
-	c1 := query.Of(s.orders).Partition(query.S("c1"))
 	queries := []struct {
 		name string
 		q    query.Query[Order]
 	}{
-		{"GSI CustomerId + OrderStatusDate", c1.Index("ByStatusDate").Sort(inQ3, nil)},
-		{"native GSI CustomerId / OrderStatus, OrderDate", c1.Index("ByStatusDateNative").Sort(inQ3, nil)},
-		{"native GSI CustomerId, OrderStatus / OrderDate", query.Of(s.orders).Index("ByCustomerStatus").
-			Partition(query.Strings(customerStatus.Parts("c1", Cancelled))...).Sort(inQ3Dates, nil)},
+		{"GSI CustomerId + OrderStatusDate", query.On(s.orders, byStatusDate, "c1").Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1))},
+		{"native GSI CustomerId / OrderStatus, OrderDate", query.On(s.orders, byStatusDateNative, "c1").Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1))},
+		{"native GSI CustomerId, OrderStatus / OrderDate", query.On(s.orders, byCustomerStatus, keys.Of2("c1", Cancelled)).
+			Sort(placedKey.Range().HalfOpen(jul1, oct1))},
+		// The same, by index name and values encoded by hand: the escape
+		// hatch for an index chosen at run time.
+		{"by name: GSI CustomerId + OrderStatusDate", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(inQ3, nil)},
 	}
 	for _, qq := range queries {
 		for _, desc := range []bool{false, true} {
@@ -97,7 +97,7 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 
 	// The LSI: c1's orders placed in Q3, any status, read consistently.
 	t.Run("LSI, consistent", func(t *testing.T) {
-		q := query.Of(s.orders).Index("ByPlaced").Partition(query.Encoded(customerPK.Encode("c1"))).Sort(inQ3Dates, nil).ConsistentRead()
+		q := query.On(s.orders, byPlaced, "c1").Sort(placedKey.Range().HalfOpen(jul1, oct1)).ConsistentRead()
 		want := []string{"o02", "o03", "o08", "o07", "o04", "o10", "o05"}
 		got, err := q.Collect(context.Background(), client)
 		if err != nil {
@@ -146,7 +146,7 @@ func TestSeedRepoWithIssuesOrStars(t *testing.T) {
 		g.issues.PutRequest(Issue{Repo: "other", Number: 3, Title: "other's"}),
 		g.stars.PutRequest(Star{Repo: "other", User: "linus"}),
 	)
-	repo := query.Collection(g.table).Partition(query.Encoded(repoPK.Encode("keyfirst")))
+	repo := query.CollectionOn(g.table, repoByName, "keyfirst")
 
 	tests := []struct {
 		name string
@@ -192,7 +192,7 @@ func TestSeedRepoWithIssuesOrStars(t *testing.T) {
 	}
 
 	// The same issues, typed, from the entity.
-	issues, err := query.Of(g.issues).Partition(query.Encoded(repoPK.Encode("keyfirst"))).
+	issues, err := query.On(g.issues, issueByNumber, "keyfirst").
 		Sort(issueSK.Range().Ge(2)).Collect(context.Background(), client)
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestSeedAuditEvents(t *testing.T) {
 		reqs = append(reqs, events.PutRequest(e))
 	}
 	write(t, client, table, reqs...)
-	actor := query.Of(events).Partition(query.Encoded(actorPK.Encode("u_8814")))
+	actor := query.On(events, eventsByActor, "u_8814")
 
 	tests := []struct {
 		name string
@@ -291,16 +291,17 @@ func TestSeedMoviesAndActors(t *testing.T) {
 		label func(Role) string
 		want  []string
 	}{
-		{"tom-hanks's movies", query.Of(roles).Partition(query.Encoded(actorKey.Encode("tom-hanks"))), title,
+		{"tom-hanks's movies", query.On(roles, moviesOfActor, "tom-hanks"), title,
 			[]string{"big/Josh Baskin", "cast-away/Chuck Noland", "toy-story/Woody"}},
-		{"actors in toy-story", query.Of(roles).Index("MovieActors").Partition(query.Encoded(movieKey.Encode("toy-story"))), performer,
+		{"actors in toy-story", query.On(roles, actorsInMovie, "toy-story"), performer,
 			[]string{"don-rickles/Mr. Potato Head", "tim-allen/Buzz Lightyear", "tom-hanks/Woody"}},
-		{"tom-hanks's movies from c, raw condition", query.Of(roles).Partition(query.Encoded(actorKey.Encode("tom-hanks"))).
-			SortAttr(query.Attr("Movie").Ge(query.Encoded(movieKey.Encode("c")))), title,
+		{"tom-hanks's movies from c", query.On(roles, moviesOfActor, "tom-hanks").Sort(movieKey.Range().Ge("c")), title,
 			[]string{"cast-away/Chuck Noland", "toy-story/Woody"}},
-		{"actors in toy-story from t, raw begins_with", query.Of(roles).Index("MovieActors").Partition(query.Encoded(movieKey.Encode("toy-story"))).
+		{"actors in toy-story from t, raw begins_with", query.On(roles, actorsInMovie, "toy-story").
 			SortAttr(query.Attr("Actor").BeginsWith("t")), performer,
 			[]string{"tim-allen/Buzz Lightyear", "tom-hanks/Woody"}},
+		{"by name: actors in toy-story", query.Of(roles).Index("MovieActors").Partition(query.Encoded(movieKey.Encode("toy-story"))), performer,
+			[]string{"don-rickles/Mr. Potato Head", "tim-allen/Buzz Lightyear", "tom-hanks/Woody"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
