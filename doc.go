@@ -40,7 +40,7 @@
 // # Tables
 //
 // A table is described once in Go, as a [TableSpec]: its partition and sort
-// key [Attribute] values, its GSIs and LSIs ([Index]: key attributes and
+// key [Attribute] values (or the [Pattern] of its key), its GSIs and LSIs ([Index]: key attributes and
 // [Projection]), its billing mode, and the name of the attribute that
 // stores each item's entity type (default "_type"). [NewTable] refuses, with
 // a [*SchemaError] wrapping [ErrInvalidSchema], what DynamoDB would refuse
@@ -55,14 +55,46 @@
 // table or of an index, which the query package builds its key conditions
 // from.
 //
+// # Access patterns
+//
+// An access pattern ([Pattern]) is the table's primary key or one of its
+// indexes together with the Go types and encodings of its keys, declared
+// once, usually at package level:
+//
+//	orderByID      = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+//	ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+//
+// Each side of a key is a [Side]: [Composite] (a keys definition
+// concatenated in one attribute: CANCELLED#2019-07-01T00:00:00.000000),
+// [Native] (its segments in one attribute each, a native multi-attribute
+// key), [Str], [Num] and [Bin] (a value as it is), [Tuple2] .. [Tuple4]
+// (a native key of such sides, each an attribute of its own type) and
+// [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
+// its indexes from theirs ([Pattern.Index]); an entity binds the patterns
+// it is written under to fields of T ([Pattern.Fields]), to a function
+// ([Func]) or, for a sparse index, to either under a condition ([If]); the
+// query package reads a pattern with typed values (query.On), encoded by
+// the same code that wrote them, and refuses a sort condition built from
+// another key definition. Index names and attributes are checked once,
+// when the entity binds the pattern; after that, code refers to patterns,
+// not strings. A field is read at its offset in T, with no closure and no
+// error to return; its Go type must be the segment's (or of the same basic
+// kind, a named string type for a string segment), checked by [NewEntity].
+// Two patterns may store one attribute (an inverted index, an LSI's
+// partition key): computed the same way it is shared, computed another
+// way from fields each write checks that both agree ([ItemKeyConflict]).
+//
 // # Entities and derived keys
 //
 // An entity type is a Go struct T, encoded as the attributevalue package
 // encodes it (dynamodbav tags), and an [EntitySpec] that says how every
 // key attribute derives from T: [NewEntity] registers it on the table.
-// Derivations are plain functions of T, wrapped by [S], [N] and [B] (every
-// item has the value) or [SIf], [NIf] and [BIf] (only some items have it:
-// a sparse index), usually around a keys codec:
+// Bindings of patterns ([EntitySpec.Keys]) are the usual way. For keys
+// that no pattern describes, the escape hatch is plain functions of T
+// ([EntitySpec.PartitionKey], [EntitySpec.Indexes]), wrapped by
+// [DeriveString], [DeriveNumber] and [DeriveBinary] (every item has the
+// value) or [DeriveStringIf], [DeriveNumberIf] and [DeriveBinaryIf] (only
+// some items have it: a sparse index):
 //
 //	keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
 //

@@ -7,22 +7,29 @@
 //
 // # Queries
 //
-// A query starts from an entity ([Of]: items decode into T) or from a
-// table ([Collection]: a mixed item collection, each item decoded into its
-// own entity type, for a type switch). It is a value: every method returns
-// a modified copy.
+// A query usually starts from an access pattern ([keyfirst.Pattern]): the
+// index and the Go types of its keys, declared once and bound by the
+// entity that writes it. [On] reads an entity's items (decoded into T),
+// [CollectionOn] a mixed item collection (each item decoded into its own
+// entity type, for a type switch). The partition key is a Go value,
+// encoded by the pattern as the entity's writes encode it; its type is
+// the pattern's (a string, a keys.T2 for a key of two segments), so a
+// value of another type does not compile:
 //
-//	q := query.Of(orders).
-//		Index("ByStatusDate").
-//		Partition(query.S("c1")).
-//		Sort(orderStatusDate.With1(Cancelled).HalfOpen(jul1, oct1)).
+//	q := query.On(orders, ordersByStatus, "c1").
+//		Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1)).
 //		Limit(10)
 //
-// [Query.Index] picks the table, a GSI or an LSI; [Query.Partition] gives
-// a [Value] for every partition key attribute, in order ([S], [N], [B],
-// [Encoded] for the result of a keys codec, [Strings] for the parts of a
-// native multi-attribute key). [Query.Sort] takes a [keys.Cond]: on a sort
-// key of one attribute it compares the concatenated key
+// A query is a value: every method returns a modified copy.
+// [Query.Sort] takes a [keys.Cond] and its construction error, so that a
+// keys call passes straight in. The condition must be built from the
+// pattern's own sort key definition ([keyfirst.Pattern.SortDefinition]);
+// for a collection, from one of the definitions the patterns bound on the
+// index store in its sort key (REPO#<name>, ISSUE#<number>, ...). A
+// condition from another definition, even one of the same Go types, would
+// match nothing: it is refused before any request
+// ([ProblemForeignCondition]). On a sort key of one attribute the
+// condition compares the concatenated key
 // (CANCELLED#2019-07-01T00:00:00.000000); on a native multi-attribute key
 // (up to four attributes) the same condition applies attribute by
 // attribute, equality on the leading ones and one comparison on the next,
@@ -31,6 +38,15 @@
 // with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else.
 // [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
 // (not on a GSI) and [Query.After] complete it.
+//
+// [Of] and [Collection] with [Query.Index] and [Query.Partition] are the
+// escape hatch for an index chosen at run time: the index by name (checked
+// at the terminal call, [ProblemIndex]) and a [Value] for every partition
+// key attribute, in order ([S], [N], [B], [Encoded] for the result of a
+// keys codec, [Strings] for the parts of a native multi-attribute key). A
+// value encoded otherwise than the writes encode it finds nothing, which
+// is why [On] exists; a sort condition from a definition that no bound
+// pattern stores in the index is refused there too.
 //
 // # Whole items and views
 //
@@ -118,7 +134,7 @@
 // # Cost
 //
 // Every request asks for the consumed capacity (INDEXES): each [Page]
-// reports its own in [Page.Capacity], and [WithCapacity] adds up every
+// reports its own in [Page.Capacity], and [TotalCapacity] adds up every
 // request of a call, for [Query.All], [Query.Collect] and [Scan.All].
 //
 // # Errors

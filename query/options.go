@@ -36,8 +36,10 @@ func WithCursorKey(key []byte) func(*Options) {
 	return func(o *Options) { o.CursorKey = key }
 }
 
-// WithCapacity adds the capacity consumed by the call's requests to c.
-func WithCapacity(c *keyfirst.Capacity) func(*Options) {
+// TotalCapacity adds the capacity consumed by the call's requests to c
+// (keyfirst.WithCapacity is its twin for item operations; the two option
+// types differ, so the names do too).
+func TotalCapacity(c *keyfirst.Capacity) func(*Options) {
 	return func(o *Options) { o.Capacity = c }
 }
 

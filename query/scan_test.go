@@ -40,7 +40,7 @@ func TestScanSparseIndex(t *testing.T) {
 		t.Run(fmt.Sprintf("segments=%d", segments), func(t *testing.T) {
 			var capacity keyfirst.Capacity
 			got, err := query.ScanIndex(s.customers, "CustomerIndex").Segments(segments).
-				Collect(context.Background(), client, query.WithCapacity(&capacity))
+				Collect(context.Background(), client, query.TotalCapacity(&capacity))
 			if err != nil {
 				t.Fatal(err)
 			}

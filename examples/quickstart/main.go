@@ -45,9 +45,19 @@ type Order struct {
 
 // The key codecs: typed, validated, byte order = value order.
 var (
-	customerPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderSK    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled), keys.Time(keys.Micro)))
+	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
+	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	statusDate  = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled), keys.Time(keys.Micro)))
+)
+
+// The access patterns, declared once with their key types: the table, the
+// entity and the queries are built from them.
+var (
+	// An order by id: PK = CUSTOMER#c_42, SK = ORDER#o1.
+	orderByID = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+	// A customer's orders by status and date: CustomerId = c_42,
+	// OrderStatusDate = CANCELLED#2019-07-01T00:00:00.000000.
+	ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
 )
 
 func main() {
@@ -64,31 +74,15 @@ func run(ctx context.Context) error {
 	defer local.Close()
 	db := local.Client
 
-	s := keyfirst.StringAttr
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{
-		Name:         "shop",
-		PartitionKey: s("PK"),
-		SortKey:      s("SK"),
-		GSIs: []keyfirst.Index{{
-			Name:         "ByStatusDate",
-			PartitionKey: []keyfirst.Attribute{s("CustomerId")},
-			SortKey:      []keyfirst.Attribute{s("OrderStatusDate")},
-		}},
-	})
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{ordersByStatus.Index()}})
 	if err != nil {
 		return err
 	}
+	// Every key attribute is recomputed from these fields on every write,
+	// so it can never go stale; CustomerId is the field itself.
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
-		Type:         "Order",
-		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.CustomerID) }),
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Order]{
-			// CustomerId is a field of Order; OrderStatusDate is derived on
-			// every write, so it can never go stale.
-			"ByStatusDate": {"OrderStatusDate": keyfirst.DeriveString(func(o Order) (string, error) {
-				return statusDate.Encode(o.Status, o.Date)
-			})},
-		},
+		Type: "Order",
+		Keys: []keyfirst.Binding{orderByID.Fields("CustomerID", "ID"), ordersByStatus.Fields("CustomerID", "Status", "Date")},
 	})
 	if err != nil {
 		return err
@@ -131,14 +125,10 @@ func run(ctx context.Context) error {
 	// CustomerId = :c AND OrderStatusDate BETWEEN :lo AND :hi.
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
-	inQ3, err := statusDate.With1(Cancelled).HalfOpen(jul1, oct1)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("key condition: CustomerId = \"c_42\" AND OrderStatusDate %s\n", inQ3)
+	fmt.Println(`key condition: CustomerId = "c_42" AND OrderStatusDate`, keys.Must(statusDate.With1(Cancelled).HalfOpen(jul1, oct1)))
 	var cost keyfirst.Capacity
-	q := query.Of(orders).Index("ByStatusDate").Partition(query.S("c_42")).Sort(inQ3, nil)
-	found, err := q.Collect(ctx, db, query.WithCapacity(&cost))
+	found, err := query.On(orders, ordersByStatus, "c_42").Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1)).
+		Collect(ctx, db, query.TotalCapacity(&cost))
 	if err != nil {
 		return err
 	}
