@@ -3,6 +3,7 @@ package keyfirst_test
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -28,14 +29,18 @@ var (
 	inverted    = keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", pCustomerKey))
 )
 
-func patternTable(t testing.TB, name string) *keyfirst.Table {
-	t.Helper()
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{
+func patternSpec(name string) keyfirst.TableSpec {
+	return keyfirst.TableSpec{
 		Name: name,
 		Key:  orderByID,
 		GSIs: []keyfirst.Index{byStatus.Index(), byStatusNat.Index(), openOrders.Index(), inverted.Index()},
 		LSIs: []keyfirst.Index{byTotal.Index()},
-	})
+	}
+}
+
+func patternTable(t testing.TB, name string) *keyfirst.Table {
+	t.Helper()
+	table, err := keyfirst.NewTable(patternSpec(name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,5 +312,117 @@ func assertEntityProblem(t *testing.T, err error, p keyfirst.EntityProblem, attr
 	var ee *keyfirst.EntityError
 	if !errors.As(err, &ee) || ee.Problem != p || (attr != "" && ee.Attribute != attr) {
 		t.Fatalf("got %v, want %v on %q", err, p, attr)
+	}
+}
+
+// An If binding decides the sparse index's membership on every write path:
+// the attributes are SET while the order is open and REMOVEd when it
+// closes, by Put, Replace, Modify and BatchWrite alike, on DynamoDB Local.
+func TestPatternIfOnEveryWritePath(t *testing.T) {
+	t.Parallel()
+	client, table := localTableOf(t, patternSpec("shop"))
+	orders := patternOrders(t, table)
+	ctx := context.Background()
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	key := map[string]types.AttributeValue{"PK": sAV("CUST#c1"), "SK": sAV("ORDER#o1")}
+	inOpen := func(step string, want bool) {
+		t.Helper()
+		item := rawItem(t, client, table.Name(), key)
+		_, a := item["OpenCustomer"]
+		_, b := item["OpenSince"]
+		if a != want || b != want {
+			t.Fatalf("%s: OpenCustomer %t, OpenSince %t, want %t", step, a, b, want)
+		}
+		if ids := queryIDs(t, client, table.Name(), "Open", map[string]string{"OpenCustomer": "c1"}, "", ""); (len(ids) == 1) != want {
+			t.Fatalf("%s: the Open index holds %v", step, ids)
+		}
+	}
+	o := order("c1", "o1", Open, placed)
+	if _, err := orders.Put(ctx, client, o); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("Put open", true)
+	o.Status = Shipped
+	if _, err := orders.Replace(ctx, client, o); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("Replace shipped", false)
+	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) error { o.Status = Open; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("Modify open", true)
+	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) error { o.Status = Cancelled; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("Modify cancelled", false)
+	o.Status = Open
+	if err := table.BatchWrite(ctx, client, []keyfirst.WriteRequest{orders.PutRequest(o)}); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("BatchWrite open", true)
+	o.Status = Shipped
+	if _, err := orders.Put(ctx, client, o); err != nil {
+		t.Fatal(err)
+	}
+	inOpen("Put shipped", false)
+}
+
+// What a careless caller builds is a PatternError, kept by the pattern and
+// returned by every use.
+func TestPatternSideRefusals(t *testing.T) {
+	t.Parallel()
+	for name, err := range map[string]error{
+		"OnIndex without a name":      keyfirst.OnIndex("", keyfirst.Str("a"), keyfirst.NoSort()).Err(),
+		"Native without attributes":   keyfirst.OnIndex("X", keyfirst.Str("a"), keyfirst.Native(pStatusDate)).Err(),
+		"Native with too many":        keyfirst.OnIndex("X", keyfirst.Str("a"), keyfirst.Native(pStatusDate, "b", "c", "d")).Err(),
+		"a nil definition":            keyfirst.OnIndex("X", keyfirst.Str("a"), keyfirst.Composite[string]("b", nil)).Err(),
+		"a tuple of a two-value side": keyfirst.OnIndex("X", keyfirst.Tuple2(keyfirst.Str("a"), keyfirst.Composite("b", pStatusDate)), keyfirst.NoSort()).Err(),
+		"a tuple of a zero side":      keyfirst.OnIndex("X", keyfirst.Tuple2(keyfirst.Str("a"), keyfirst.Side[string]{}), keyfirst.NoSort()).Err(),
+		"NoSort as the partition key": keyfirst.OnTable(keyfirst.NoSort(), keyfirst.NoSort()).Err(),
+		"a zero side":                 keyfirst.OnTable(keyfirst.Side[string]{}, keyfirst.NoSort()).Err(),
+		"the zero pattern":            keyfirst.Pattern[string, string]{}.Err(),
+	} {
+		var pe *keyfirst.PatternError
+		if !errors.As(err, &pe) || !errors.Is(err, keyfirst.ErrInvalidPattern) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// A field the binding cannot read at a fixed offset.
+	type Inner struct{ Customer string }
+	type withPointer struct {
+		*Inner
+		ID string
+	}
+	type unexported struct {
+		customer string
+		ID       string
+	}
+	table := patternTable(t, "shop")
+	_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[withPointer]{Type: "P", Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID")}})
+	assertEntityProblem(t, err, keyfirst.EntityBinding, "")
+	if !strings.Contains(err.Error(), "embedded pointer") {
+		t.Fatal(err)
+	}
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[unexported]{Type: "U", Keys: []keyfirst.Binding{orderByID.Fields("customer", "ID")}})
+	assertEntityProblem(t, err, keyfirst.EntityBinding, "")
+	// A number the Num side cannot store is an item error on write.
+	type scored struct {
+		ID    string
+		Score float64
+	}
+	byScore := keyfirst.OnTable(keyfirst.Composite("PK", pCustomerKey), keyfirst.Num[float64]("SK"))
+	ts, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", Key: byScore})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := keyfirst.NewEntity(ts, keyfirst.EntitySpec[scored]{Type: "S", Keys: []keyfirst.Binding{byScore.Fields("ID", "Score")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scores.Put(context.Background(), noCalls{t}, scored{ID: "a", Score: math.NaN()}); !errors.Is(err, keyfirst.ErrInvalidItem) {
+		t.Fatalf("NaN: %v", err)
+	}
+	if item, err := scores.Item(scored{ID: "a", Score: -1.5}); err != nil || item["SK"].(*types.AttributeValueMemberN).Value != "-1.5" {
+		t.Fatalf("-1.5: %v %v", item, err)
 	}
 }

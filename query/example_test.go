@@ -103,6 +103,43 @@ func Example() {
 	// forward: true limit: 10 filter: false
 }
 
+// A query of a pattern takes its partition key as the pattern's Go type
+// and encodes it as the writes do; a sort key condition built from
+// another key definition, one that could only find nothing, is refused
+// before any request. (A partition key of another Go type does not
+// compile: query.On(orders, byStatus, 42) is an error of the compiler.)
+func ExampleOn() {
+	customerKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	orderKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	statusDate := keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
+	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+	byStatus := keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{byStatus.Index()}})
+	orders, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), byStatus.Fields("Customer", "Status", "Date")},
+	})
+
+	ctx := context.Background()
+	// The customer's orders: PK = "CUST#c1", encoded by the pattern.
+	if _, err := query.On(orders, orderByID, "c1").Sort(orderKey.Range().BeginsWith()).Page(ctx, printer{}); err != nil {
+		fmt.Println(err)
+	}
+	// The table's ORDER# prefix sent to the status index: refused.
+	_, err := query.On(orders, byStatus, "c1").Sort(orderKey.Range().BeginsWith()).Page(ctx, printer{})
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		fmt.Println(qe.Problem)
+		fmt.Println(qe.Detail)
+	}
+	// Output:
+	// index: (the table)
+	// key condition: (PK = "CUST#c1") AND (begins_with (SK, "ORDER#"))
+	// forward: true limit: 0 filter: false
+	// sort key condition from another key definition
+	// the condition begins_with "ORDER#" is built from ORDER#<id>; the index's sort key holds <enum>#<time>: build it from that key
+}
+
 // A query that cannot be sent is refused before any request, with a typed
 // error that says what to do instead.
 func ExampleQuery_ConsistentRead() {

@@ -61,6 +61,20 @@ func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partiti
 	return startFrom(q, f, p, partition)
 }
 
+// ScanOn starts a scan of the index of pattern p, which entity e binds
+// and the schema declares Scannable (see [ScanIndex]): the index named by
+// its pattern rather than by a string.
+func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns ...func(*Options)) Scan[T] {
+	s := ScanIndex(e, p.IndexName(), optFns...)
+	switch {
+	case p.Err() != nil:
+		s.fromErr = p.Err()
+	case e != nil && !e.Binds(p.ID()):
+		s.fromErr = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys", e.Type(), p)
+	}
+	return s
+}
+
 // startFrom records the pattern's index and partition key.
 func startFrom[T, P, S any](q Query[T], f *from, p keyfirst.Pattern[P, S], partition P) Query[T] {
 	if err := p.Err(); err != nil && f.err == nil {

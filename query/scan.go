@@ -46,6 +46,7 @@ type scanSpec struct {
 	segments   int
 	segmentsOK bool // Segments was called
 	consistent bool
+	fromErr    error // ScanOn: a pattern the entity does not bind
 }
 
 // ScanIndex starts a scan of the index called index, whose items decode
@@ -96,6 +97,9 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	}
 	if p.opts.Next != nil {
 		return nil, f.fail("", ProblemOption, "a Scan has no cursor: drop WithNext", nil)
+	}
+	if s.fromErr != nil {
+		return nil, f.fail("", ProblemPattern, "", s.fromErr)
 	}
 	if s.index == "" {
 		return nil, f.fail("", ProblemNotScannable,

@@ -39,7 +39,7 @@ func TestScanSparseIndex(t *testing.T) {
 	for _, segments := range []int{1, 4, 7} {
 		t.Run(fmt.Sprintf("segments=%d", segments), func(t *testing.T) {
 			var capacity keyfirst.Capacity
-			got, err := query.ScanIndex(s.customers, "CustomerIndex").Segments(segments).
+			got, err := query.ScanOn(s.customers, customerIndex).Segments(segments).
 				Collect(context.Background(), client, query.TotalCapacity(&capacity))
 			if err != nil {
 				t.Fatal(err)
@@ -64,7 +64,7 @@ func TestScanSparseIndex(t *testing.T) {
 		type customerID struct {
 			ID string `dynamodbav:"Id"`
 		}
-		got, err := query.ScanView[customerID](query.ScanIndex(s.customers, "CustomerIndex")).Collect(context.Background(), client)
+		got, err := query.ScanView[customerID](query.ScanOn(s.customers, customerIndex)).Collect(context.Background(), client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,6 +92,8 @@ func TestScanRefused(t *testing.T) {
 		{"consistent read on a GSI", query.ScanIndex(s.orders, "CustomerIndex").ConsistentRead(), nil, query.ProblemConsistentRead},
 		{"a cursor", query.ScanIndex(s.orders, "CustomerIndex"), []func(*query.Options){query.WithNext(new(query.Cursor))}, query.ProblemOption},
 		{"nil entity", query.ScanIndex[Order](nil, "CustomerIndex"), nil, query.ProblemSource},
+		{"a pattern the entity does not bind", query.ScanOn(s.orders, customerIndex), nil, query.ProblemPattern},
+		{"the zero pattern", query.ScanOn(s.orders, keyfirst.Pattern[string, string]{}), nil, query.ProblemPattern},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,7 +145,7 @@ func newEndless(t *testing.T, s shop, failSeg int32) *endless {
 // when the context ends, when a segment fails; none is left behind.
 func TestScanGoroutinesEnd(t *testing.T) {
 	s := newShop(t, "shop")
-	scan := query.ScanIndex(s.customers, "CustomerIndex").Segments(8)
+	scan := query.ScanOn(s.customers, customerIndex).Segments(8)
 
 	t.Run("break", func(t *testing.T) {
 		defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
