@@ -394,6 +394,7 @@ func TestPatternSideRefusals(t *testing.T) {
 		ID string
 	}
 	type unexported struct {
+		//lint:ignore U1000 the unexported field is what the binding must refuse
 		customer string
 		ID       string
 	}
