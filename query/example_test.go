@@ -56,40 +56,44 @@ type ShopOrder struct {
 	Date     time.Time   `dynamodbav:"Date"`
 }
 
+// The examples' shop: key codecs and access patterns, declared once with
+// their key types.
+var (
+	exCustomerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	exOrderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	exStatusDate  = keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
+
+	exOrderByID        = keyfirst.OnTable(keyfirst.Composite("PK", exCustomerKey), keyfirst.Composite("SK", exOrderKey))
+	exByStatusDate     = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", exStatusDate))
+	exByStatusThenDate = keyfirst.OnIndex("ByStatusThenDate", keyfirst.Str("CustomerId"), keyfirst.Native(exStatusDate, "OrderStatus", "OrderDate"))
+)
+
+// exampleOrders is the examples' table and its order entity, which binds
+// every pattern to its fields.
+func exampleOrders() *keyfirst.Entity[ShopOrder] {
+	table := keys.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: exOrderByID,
+		GSIs: []keyfirst.Index{exByStatusDate.Index(), exByStatusThenDate.Index()}}))
+	return keys.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			exOrderByID.Fields("Customer", "ID"),
+			exByStatusDate.Fields("Customer", "Status", "Date"),
+			exByStatusThenDate.Fields("Customer", "Status", "Date"),
+		},
+	}))
+}
+
 // Seed 000: "a customer's CANCELLED orders from 1 July through 30
 // September" is one key condition on a GSI whose sort key puts the status
 // first; a native multi-attribute GSI (status, date) takes the same
 // condition, attribute by attribute.
 func Example() {
-	customerKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	orderKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	statusDate := keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
-
-	// The access patterns, declared once with their key types.
-	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
-	byStatusDate := keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
-	byStatusThenDate := keyfirst.OnIndex("ByStatusThenDate", keyfirst.Str("CustomerId"), keyfirst.Native(statusDate, "OrderStatus", "OrderDate"))
-
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID,
-		GSIs: []keyfirst.Index{byStatusDate.Index(), byStatusThenDate.Index()}})
-	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
-		Type: "ORDER",
-		Keys: []keyfirst.Binding{
-			orderByID.Fields("Customer", "ID"),
-			byStatusDate.Fields("Customer", "Status", "Date"),
-			byStatusThenDate.Fields("Customer", "Status", "Date"),
-		},
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-
+	orders := exampleOrders()
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
 	ctx := context.Background()
-	for _, p := range []keyfirst.Pattern[string, keys.T2[OrderStatus, time.Time]]{byStatusDate, byStatusThenDate} {
-		cancelledInQ3 := query.On(orders, p, "c1").Sort(statusDate.With1("CANCELLED").HalfOpen(jul1, oct1)).Limit(10)
+	for _, p := range []keyfirst.Pattern[string, keys.T2[OrderStatus, time.Time]]{exByStatusDate, exByStatusThenDate} {
+		cancelledInQ3 := query.On(orders, p, "c1").Sort(exStatusDate.With1("CANCELLED").HalfOpen(jul1, oct1)).Limit(10)
 		if _, err := cancelledInQ3.Page(ctx, printer{}); err != nil {
 			fmt.Println(err)
 		}
@@ -107,26 +111,17 @@ func Example() {
 // and encodes it as the writes do; a sort key condition built from
 // another key definition, one that could only find nothing, is refused
 // before any request. (A partition key of another Go type does not
-// compile: query.On(orders, byStatus, 42) is an error of the compiler.)
+// compile: query.On(orders, exByStatusDate, 42) is an error of the compiler.)
 func ExampleOn() {
-	customerKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	orderKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	statusDate := keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
-	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
-	byStatus := keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{byStatus.Index()}})
-	orders, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
-		Type: "ORDER",
-		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), byStatus.Fields("Customer", "Status", "Date")},
-	})
+	orders := exampleOrders()
 
 	ctx := context.Background()
 	// The customer's orders: PK = "CUST#c1", encoded by the pattern.
-	if _, err := query.On(orders, orderByID, "c1").Sort(orderKey.Range().BeginsWith()).Page(ctx, printer{}); err != nil {
+	if _, err := query.On(orders, exOrderByID, "c1").Sort(exOrderKey.Range().BeginsWith()).Page(ctx, printer{}); err != nil {
 		fmt.Println(err)
 	}
 	// The table's ORDER# prefix sent to the status index: refused.
-	_, err := query.On(orders, byStatus, "c1").Sort(orderKey.Range().BeginsWith()).Page(ctx, printer{})
+	_, err := query.On(orders, exByStatusDate, "c1").Sort(exOrderKey.Range().BeginsWith()).Page(ctx, printer{})
 	var qe *query.Error
 	if errors.As(err, &qe) {
 		fmt.Println(qe.Problem)
