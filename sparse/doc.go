@@ -25,6 +25,13 @@
 //	spec, err := sparse.Apply(table, ticketSpec, isOpen)
 //	tickets, err := keyfirst.NewEntity(table, spec)
 //
+// An index declared as a [keyfirst.Pattern] takes the same decision
+// without this package: [keyfirst.If] around the pattern's binding
+// (keyfirst.If(openTickets.Fields("Assignee", "OpenedAt"), Ticket.IsOpen)),
+// with the query package reading it through the pattern. Rules remain for
+// indexes named by string and for constant key values ([Rule.Fixed]); both
+// end in the same write-path mechanism.
+//
 // Both forms of seed 000 are rules: a subset of one entity type in an
 // overloaded index (only admins get GSI1SK = "Admin": In with the predicate
 // and Fixed), and one entity type out of a multi-entity table (only
