@@ -48,6 +48,14 @@ type pattern struct {
 // PatternID is no pattern.
 type PatternID struct{ p *pattern }
 
+// String describes the pattern (see [Pattern.String]).
+func (id PatternID) String() string {
+	if id.p == nil {
+		return "zero Pattern"
+	}
+	return id.p.String()
+}
+
 // OnTable is the access pattern of the table's primary key: pk and sk are
 // the sides of its partition and sort key ([NoSort] for a table without a
 // sort key). Each entity type of a single table has its own: the same

@@ -12,12 +12,13 @@ import (
 // takes from it: the index, the partition key values, and the keys
 // definitions a sort key condition may be built from.
 type from struct {
-	pattern string // the pattern, for messages
-	err     error  // a pattern that cannot be read
-	partErr error  // a partition key value the pattern's codec refuses
-	// sortDefs are the definitions the sort key condition may come from;
-	// collection: take them from the table (every pattern bound on the index).
-	sortDefs   []keys.DefID
+	pattern keyfirst.PatternID
+	err     error // a pattern that cannot be read
+	partErr error // a partition key value the pattern's codec refuses
+	// sortDef is the definition the sort key condition must come from
+	// (zero: none can); collection: take them from the table (every
+	// pattern bound on the index).
+	sortDef    keys.DefID
 	collection bool
 }
 
@@ -36,10 +37,7 @@ type from struct {
 // [Query.Partition] on the result are refused ([ProblemPattern]).
 func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[T] {
 	q := Of(e, optFns...)
-	f := &from{pattern: p.String()}
-	if d := p.SortDefinition(); !d.IsZero() {
-		f.sortDefs = []keys.DefID{d}
-	}
+	f := &from{pattern: p.ID(), sortDef: p.SortDefinition()}
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
 		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
 	}
@@ -54,7 +52,7 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
 func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
 	q := Collection(t, optFns...)
-	f := &from{pattern: p.String(), collection: true}
+	f := &from{pattern: p.ID(), collection: true}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
@@ -119,12 +117,20 @@ func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
 	}
-	allowed := t.SortDefinitions(s.index)
-	if s.from != nil && !s.from.collection {
-		allowed = s.from.sortDefs
-	}
-	if (s.from == nil && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
-		return nil
+	var allowed []keys.DefID
+	switch {
+	case s.from != nil && !s.from.collection:
+		if s.sort.cond.BuiltFrom(s.from.sortDef) {
+			return nil
+		}
+		if !s.from.sortDef.IsZero() {
+			allowed = []keys.DefID{s.from.sortDef}
+		}
+	default:
+		allowed = t.SortDefinitions(s.index)
+		if (s.from == nil && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
+			return nil
+		}
 	}
 	return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from %s; the index's sort key holds %s: build it from that key",
 		s.sort.cond, describeDefs(s.sort.cond.Defs()), describeDefs(allowed)), nil)
