@@ -65,54 +65,74 @@ type cursorKey struct {
 }
 
 // binding identifies a query for its cursors: the operation, table, index,
-// the names of the partition key attributes, the sort key comparisons and
-// the direction. The partition key values are not part of it: the resume
-// key carries them and is checked against the query's (so a cursor of the
-// same query in another partition is [ErrCursorPartition]).
-func binding(op, table, index string, partition []keyfirst.Attribute, sortTerms []term, desc bool) string {
+// the names of the partition key attributes (all in prefix, see
+// bindingPrefix), the sort key comparisons and the direction. The
+// partition key values are not part of it: the resume key carries them
+// and is checked against the query's (so a cursor of the same query in
+// another partition is [ErrCursorPartition]).
+func binding(prefix []byte, sortTerms []term, desc bool) string {
+	var scratch [256]byte
+	return digest(bindingInput(scratch[:0], prefix, sortTerms, desc))
+}
+
+// bindingInput appends to buf what the binding of a query hashes: prefix,
+// then the sort key comparisons and the direction.
+func bindingInput(buf, prefix []byte, sortTerms []term, desc bool) []byte {
 	// Each field is length-prefixed, so that no two queries write the
 	// same bytes.
-	buf := make([]byte, 0, 256)
-	field := func(s string) {
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		buf = append(buf, s...)
-	}
-	value := func(av types.AttributeValue) {
-		switch v := av.(type) {
-		case *types.AttributeValueMemberS:
-			field("S")
-			field(v.Value)
-		case *types.AttributeValueMemberN:
-			field("N")
-			field(v.Value)
-		case *types.AttributeValueMemberB:
-			field("B")
-			field(string(v.Value))
-		default:
-			field("")
-		}
-	}
-	field(op)
-	field(table)
-	field(index)
-	buf = binary.AppendUvarint(buf, uint64(len(partition)))
-	for _, a := range partition {
-		field(a.Name)
-	}
+	buf = append(buf, prefix...)
 	buf = binary.AppendUvarint(buf, uint64(len(sortTerms)))
 	for _, t := range sortTerms {
-		field(t.attr)
+		buf = appendField(buf, t.attr)
 		buf = append(buf, byte(t.op))
-		value(t.lo)
-		value(t.hi)
+		buf = appendValue(buf, t.lo)
+		buf = appendValue(buf, t.hi)
 	}
 	if desc {
-		buf = append(buf, 1)
-	} else {
-		buf = append(buf, 0)
+		return append(buf, 1)
 	}
-	sum := sha256.Sum256(buf)
-	return base64.RawURLEncoding.EncodeToString(sum[:18])
+	return append(buf, 0)
+}
+
+// digest is the binding of its input: 18 bytes of its SHA-256, base64.
+func digest(in []byte) string {
+	sum := sha256.Sum256(in)
+	var out [24]byte
+	base64.RawURLEncoding.Encode(out[:], sum[:18])
+	return string(out[:])
+}
+
+// bindingPrefix is the part of a binding that a query's shape fixes: the
+// operation, table, index and partition key attribute names.
+func bindingPrefix(op, table, index string, partition []keyfirst.Attribute) []byte {
+	var buf []byte
+	buf = appendField(buf, op)
+	buf = appendField(buf, table)
+	buf = appendField(buf, index)
+	buf = binary.AppendUvarint(buf, uint64(len(partition)))
+	for _, a := range partition {
+		buf = appendField(buf, a.Name)
+	}
+	return buf
+}
+
+// appendField appends s, length-prefixed.
+func appendField(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// appendValue appends a sort key operand (nil: none), typed.
+func appendValue(buf []byte, av types.AttributeValue) []byte {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return appendField(appendField(buf, "S"), v.Value)
+	case *types.AttributeValueMemberN:
+		return appendField(appendField(buf, "N"), v.Value)
+	case *types.AttributeValueMemberB:
+		return appendField(appendField(buf, "B"), string(v.Value))
+	}
+	return appendField(buf, "")
 }
 
 // encodeKey turns a key of scalar attributes into its sorted cursor form.
@@ -353,10 +373,10 @@ func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 			return nil, outside(a.Name, fmt.Sprintf("the resume key holds %s for an attribute of type %s", avString(v), a.Type))
 		}
 	}
-	for _, t := range p.partition {
-		if !avEqual(key[t.attr], t.lo) {
-			return nil, outside(t.attr, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
-				avString(key[t.attr]), avString(t.lo)))
+	for i, a := range p.partition {
+		if want := p.values[i].av; !avEqual(key[a.Name], want) {
+			return nil, outside(a.Name, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
+				avString(key[a.Name]), avString(want)))
 		}
 	}
 	return key, nil
