@@ -7,9 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -23,23 +21,30 @@ const (
 	maxSortKeyBytes      = keys.MaxSortKeyBytes
 )
 
-// plan is a checked query (or scan), ready to send: the request template,
-// and what its cursors need.
+// plan is a checked query (or scan), ready to send: its request (the
+// shape's template and the call's values), and what its cursors need.
 type plan struct {
 	table, index string
-	schema       keyfirst.KeySchema
 	// keyAttrs is the key of an item in the index: the table's key
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
 	keyAttrs []keyfirst.Attribute
 	// typed reports that the index holds the entity-type attribute.
-	typed     bool
-	partition []term // equality on every partition key attribute
+	typed bool
+	// partition is the index's partition key, and values the query's
+	// value of each of its attributes, checked.
+	partition []keyfirst.Attribute
+	values    []Value
 	bind      string
 	start     map[string]types.AttributeValue
 	limit     int // 0: none
 	opts      Options
-	input     dynamodb.QueryInput
+	// shape and tmpl are the query's shape and its request template,
+	// exprValues the call's ExpressionAttributeValues.
+	shape            *indexShape
+	tmpl             *template
+	exprValues       map[string]types.AttributeValue
+	desc, consistent bool
 }
 
 // term is one comparison of a key condition.
@@ -77,41 +82,44 @@ func (f failer) fail(attr string, p Problem, detail string, err error) error {
 }
 
 // plan checks the query and builds its request. It returns the first
-// problem found, before any request.
+// problem found, before any request. What depends on the query's shape
+// alone comes from its indexShape; a call checks and encodes its values.
 func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if q.src == nil {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
 	}
 	t := q.src.table
-	f := failer{table: t.Name(), index: q.index}
-	p := &plan{table: t.Name(), index: q.index, opts: resolve(q.src.opts, optFns)}
+	p := &plan{table: t.Name(), index: q.index}
+	if len(q.src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
+		p.opts = resolve(q.src.opts, optFns)
+	}
 	if err := p.opts.check(p.table, p.index); err != nil {
 		return nil, err
 	}
-	if err := q.checkFrom(f); err != nil {
+	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err
 	}
-	ks, err := t.Index(q.index)
-	if err != nil {
-		return nil, f.fail("", ProblemIndex, indexNames(t), err)
-	}
-	p.schema = ks
-	p.keyAttrs = keyAttributes(t, ks)
-	names, typed, err := q.src.reads.check(f, t, ks, p.keyAttrs)
+	sh, err := shapeOf(q.src, q.index)
 	if err != nil {
 		return nil, err
 	}
-	p.typed = typed
-	if p.partition, err = partitionTerms(f, ks, q.partition); err != nil {
+	f := failer{table: p.table, index: p.index}
+	ks := sh.ks
+	p.keyAttrs, p.typed = sh.keyAttrs, sh.typed
+	// The terms live on the stack: the request keeps their values only.
+	var scratch [2 * keyfirst.MaxKeyAttributes]term
+	terms, err := partitionTerms(f, ks, q.partition, scratch[:0])
+	if err != nil {
 		return nil, err
 	}
-	sortTerms, err := q.sort.terms(f, ks)
-	if err != nil {
+	p.partition, p.values = ks.PartitionKey, q.partition
+	if terms, err = q.sort.terms(f, ks, terms); err != nil {
 		return nil, err
 	}
 	if err := q.checkDefs(f, t); err != nil {
 		return nil, err
 	}
+	sortTerms := terms[len(p.partition):]
 	if q.consistent && !ks.ConsistentReadAllowed() {
 		return nil, f.fail("", ProblemConsistentRead,
 			"a GSI is eventually consistent only: drop ConsistentRead, or read the table or an LSI", nil)
@@ -121,41 +129,14 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	p.limit = q.limit
 
-	all := append(slices.Clone(p.partition), sortTerms...)
-	conds := make([]expression.KeyConditionBuilder, len(all))
-	for i, c := range all {
-		conds[i] = c.keyCondition()
-	}
-	kc := conds[0]
-	if len(conds) > 1 {
-		kc = expression.KeyAnd(conds...)
-	}
-	b := expression.NewBuilder().WithKeyCondition(kc)
-	if names != nil {
-		b = b.WithProjection(attrname.Projection(names))
-	}
-	expr, err := b.Build()
+	tp, err := sh.template(terms, len(sortTerms))
 	if err != nil {
 		// Unreachable with checked terms and names; kept as a typed error.
 		return nil, f.fail("", ProblemSortKey, "the expression package refused the condition", err)
 	}
-	p.input = dynamodb.QueryInput{
-		TableName:                 aws.String(p.table),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  attrname.Names(expr),
-		ProjectionExpression:      expr.Projection(),
-		ExpressionAttributeValues: expr.Values(),
-		ScanIndexForward:          aws.Bool(!q.desc),
-		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
-	}
-	if q.index != "" {
-		p.input.IndexName = aws.String(q.index)
-	}
-	if q.consistent {
-		p.input.ConsistentRead = aws.Bool(true)
-	}
-
-	p.bind = binding("Query", p.table, p.index, ks.PartitionKey, sortTerms, q.desc)
+	p.shape, p.tmpl, p.exprValues = sh, tp, tp.values(terms)
+	p.desc, p.consistent = q.desc, q.consistent
+	p.bind = tp.binding(sh.bind, sortTerms, q.desc)
 	if q.after != "" {
 		if p.start, err = p.resume(q.after); err != nil {
 			return nil, err
@@ -165,21 +146,20 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 }
 
 // partitionTerms checks the partition key values against the index's
-// partition key attributes.
-func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value) ([]term, error) {
+// partition key attributes, and appends their terms to out.
+func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value, out []term) ([]term, error) {
 	attrs := ks.PartitionKey
 	if len(values) != len(attrs) {
 		return nil, f.fail("", ProblemPartition,
 			fmt.Sprintf("%d values for the partition key %s: every query needs a value for each attribute, in order",
 				len(values), describe(attrs)), nil)
 	}
-	out := make([]term, len(attrs))
 	for i, a := range attrs {
 		v := values[i]
 		if err := checkValue(f, a, v, maxPartitionKeyBytes, ProblemPartition); err != nil {
 			return nil, err
 		}
-		out[i] = term{attr: a.Name, op: keys.OpEq, lo: v.av}
+		out = append(out, term{attr: a.Name, op: keys.OpEq, lo: v.av})
 	}
 	return out, nil
 }
@@ -204,16 +184,17 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 }
 
 // terms checks the sort key condition against the index's sort key and
-// returns its comparisons: none, one, or equalities then one comparison.
-func (s sortSpec) terms(f failer, ks keyfirst.KeySchema) ([]term, error) {
+// appends its comparisons to out: none, one, or equalities then one
+// comparison.
+func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
 	if s.kind == sortNone {
-		return nil, nil
+		return out, nil
 	}
 	if len(ks.SortKey) == 0 {
 		return nil, f.fail("", ProblemSortKey, "the index has no sort key: drop the condition", nil)
 	}
 	if s.kind == sortAttr {
-		return s.attrTerms(f, ks)
+		return s.attrTerms(f, ks, out)
 	}
 	if s.err != nil {
 		return nil, f.fail("", ProblemSortKey, "the keys condition could not be built", s.err)
@@ -221,14 +202,14 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema) ([]term, error) {
 	if s.cond.Op() == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero keys.Cond; build conditions with a keys Range or Anchor", nil)
 	}
-	var out []term
+	first := len(out)
 	if len(ks.SortKey) == 1 {
 		lo, hi := s.cond.Values()
 		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: &types.AttributeValueMemberS{Value: lo}}
 		if t.op == keys.OpBetween {
 			t.hi = &types.AttributeValueMemberS{Value: hi}
 		}
-		out = []term{t}
+		out = append(out, t)
 	} else {
 		n, err := s.cond.Native()
 		if err != nil {
@@ -255,7 +236,7 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema) ([]term, error) {
 			out = append(out, t)
 		}
 	}
-	for i, t := range out {
+	for i, t := range out[first:] {
 		a := ks.SortKey[i]
 		if a.Type != types.ScalarAttributeTypeS {
 			return nil, f.fail(a.Name, ProblemSortKey,
@@ -273,8 +254,8 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema) ([]term, error) {
 	return out, nil
 }
 
-// attrTerms checks a raw attribute condition.
-func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema) ([]term, error) {
+// attrTerms checks a raw attribute condition and appends its term to out.
+func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
 	c := s.attr
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
@@ -313,7 +294,7 @@ func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema) ([]term, error) {
 		}
 		t.hi = c.hi.av
 	}
-	return []term{t}, nil
+	return append(out, t), nil
 }
 
 // avCompare orders two values of the same scalar type as DynamoDB does.

@@ -1,13 +1,15 @@
 package query
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -63,73 +65,104 @@ type cursorKey struct {
 }
 
 // binding identifies a query for its cursors: the operation, table, index,
-// the names of the partition key attributes, the sort key comparisons and
-// the direction. The partition key values are not part of it: the resume
-// key carries them and is checked against the query's (so a cursor of the
-// same query in another partition is [ErrCursorPartition]).
-func binding(op, table, index string, partition []keyfirst.Attribute, sortTerms []term, desc bool) string {
+// the names of the partition key attributes (all in prefix, see
+// bindingPrefix), the sort key comparisons and the direction. The
+// partition key values are not part of it: the resume key carries them
+// and is checked against the query's (so a cursor of the same query in
+// another partition is [ErrCursorPartition]).
+func binding(prefix []byte, sortTerms []term, desc bool) string {
+	var scratch [256]byte
+	return digest(bindingInput(scratch[:0], prefix, sortTerms, desc))
+}
+
+// bindingInput appends to buf what the binding of a query hashes: prefix,
+// then the sort key comparisons and the direction.
+func bindingInput(buf, prefix []byte, sortTerms []term, desc bool) []byte {
 	// Each field is length-prefixed, so that no two queries write the
 	// same bytes.
-	buf := make([]byte, 0, 256)
-	field := func(s string) {
-		buf = binary.AppendUvarint(buf, uint64(len(s)))
-		buf = append(buf, s...)
-	}
-	value := func(av types.AttributeValue) {
-		switch v := av.(type) {
-		case *types.AttributeValueMemberS:
-			field("S")
-			field(v.Value)
-		case *types.AttributeValueMemberN:
-			field("N")
-			field(v.Value)
-		case *types.AttributeValueMemberB:
-			field("B")
-			field(string(v.Value))
-		default:
-			field("")
-		}
-	}
-	field(op)
-	field(table)
-	field(index)
-	buf = binary.AppendUvarint(buf, uint64(len(partition)))
-	for _, a := range partition {
-		field(a.Name)
-	}
+	buf = append(buf, prefix...)
 	buf = binary.AppendUvarint(buf, uint64(len(sortTerms)))
 	for _, t := range sortTerms {
-		field(t.attr)
+		buf = appendField(buf, t.attr)
 		buf = append(buf, byte(t.op))
-		value(t.lo)
-		value(t.hi)
+		buf = appendValue(buf, t.lo)
+		buf = appendValue(buf, t.hi)
 	}
 	if desc {
-		buf = append(buf, 1)
-	} else {
-		buf = append(buf, 0)
+		return append(buf, 1)
 	}
-	sum := sha256.Sum256(buf)
-	return base64.RawURLEncoding.EncodeToString(sum[:18])
+	return append(buf, 0)
+}
+
+// digest is the binding of its input: 18 bytes of its SHA-256, base64.
+func digest(in []byte) string {
+	sum := sha256.Sum256(in)
+	var out [24]byte
+	base64.RawURLEncoding.Encode(out[:], sum[:18])
+	return string(out[:])
+}
+
+// bindingPrefix is the part of a binding that a query's shape fixes: the
+// operation, table, index and partition key attribute names.
+func bindingPrefix(op, table, index string, partition []keyfirst.Attribute) []byte {
+	var buf []byte
+	buf = appendField(buf, op)
+	buf = appendField(buf, table)
+	buf = appendField(buf, index)
+	buf = binary.AppendUvarint(buf, uint64(len(partition)))
+	for _, a := range partition {
+		buf = appendField(buf, a.Name)
+	}
+	return buf
+}
+
+// appendField appends s, length-prefixed.
+func appendField(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+// appendValue appends a sort key operand (nil: none), typed.
+func appendValue(buf []byte, av types.AttributeValue) []byte {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return appendField(appendField(buf, "S"), v.Value)
+	case *types.AttributeValueMemberN:
+		return appendField(appendField(buf, "N"), v.Value)
+	case *types.AttributeValueMemberB:
+		return appendField(appendField(buf, "B"), string(v.Value))
+	}
+	return appendField(buf, "")
 }
 
 // encodeKey turns a key of scalar attributes into its sorted cursor form.
 func encodeKey(key map[string]types.AttributeValue) ([]cursorKey, error) {
 	out := make([]cursorKey, 0, len(key))
 	for name, av := range key {
-		switch v := av.(type) {
-		case *types.AttributeValueMemberS:
-			out = append(out, cursorKey{N: name, T: "S", S: v.Value})
-		case *types.AttributeValueMemberN:
-			out = append(out, cursorKey{N: name, T: "N", S: v.Value})
-		case *types.AttributeValueMemberB:
-			out = append(out, cursorKey{N: name, T: "B", B: v.Value})
-		default:
-			return nil, fmt.Errorf("%w: key attribute %q is not a scalar (S, N or B)", ErrCursorMalformed, name)
+		k, err := newCursorKey(name, av)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].N < out[j].N })
+	slices.SortFunc(out, compareCursorKeys)
 	return out, nil
+}
+
+// compareCursorKeys orders a cursor's key by attribute name.
+func compareCursorKeys(a, b cursorKey) int { return strings.Compare(a.N, b.N) }
+
+// newCursorKey is the cursor form of key attribute name.
+func newCursorKey(name string, av types.AttributeValue) (cursorKey, error) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return cursorKey{N: name, T: "S", S: v.Value}, nil
+	case *types.AttributeValueMemberN:
+		return cursorKey{N: name, T: "N", S: v.Value}, nil
+	case *types.AttributeValueMemberB:
+		return cursorKey{N: name, T: "B", B: v.Value}, nil
+	}
+	return cursorKey{}, fmt.Errorf("%w: key attribute %q is not a scalar (S, N or B)", ErrCursorMalformed, name)
 }
 
 // decodeKey is the inverse of encodeKey.
@@ -159,15 +192,109 @@ func newCursor(bind string, key map[string]types.AttributeValue, secret []byte) 
 	if err != nil {
 		return "", err
 	}
-	raw, err := json.Marshal(cursorPayload{V: cursorVersion, B: bind, K: keys})
-	if err != nil {
-		return "", err
-	}
-	body := base64.RawURLEncoding.EncodeToString(raw)
+	return seal(bind, keys, secret), nil
+}
+
+// seal encodes a resume key, sorted by attribute name, for the query with
+// the given binding: the payload as encoding/json writes a cursorPayload
+// (appendPayload), base64, and its signature when secret is set.
+func seal(bind string, keys []cursorKey, secret []byte) Cursor {
+	var scratch [1024]byte
+	raw := appendPayload(scratch[:0], cursorPayload{V: cursorVersion, B: bind, K: keys})
+	var out [2048]byte
+	body := base64.RawURLEncoding.AppendEncode(out[:0], raw)
 	if len(secret) == 0 {
-		return Cursor(body), nil
+		return Cursor(body)
 	}
-	return Cursor(body + "." + base64.RawURLEncoding.EncodeToString(sign(secret, body))), nil
+	mac := sign(secret, string(body))
+	body = append(body, '.')
+	return Cursor(base64.RawURLEncoding.AppendEncode(body, mac))
+}
+
+// appendPayload appends p as JSON, byte for byte as json.Marshal writes
+// it (so that a cursor made before keeps its meaning), without reflection.
+func appendPayload(buf []byte, p cursorPayload) []byte {
+	buf = append(buf, `{"v":`...)
+	buf = strconv.AppendInt(buf, int64(p.V), 10)
+	buf = append(buf, `,"b":`...)
+	buf = appendJSONString(buf, p.B)
+	if p.K == nil {
+		return append(buf, `,"k":null}`...)
+	}
+	buf = append(buf, `,"k":[`...)
+	for i, k := range p.K {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `{"n":`...)
+		buf = appendJSONString(buf, k.N)
+		buf = append(buf, `,"t":`...)
+		buf = appendJSONString(buf, k.T)
+		if k.S != "" {
+			buf = append(buf, `,"s":`...)
+			buf = appendJSONString(buf, k.S)
+		}
+		if len(k.B) > 0 {
+			buf = append(buf, `,"x":"`...)
+			buf = base64.StdEncoding.AppendEncode(buf, k.B)
+			buf = append(buf, '"')
+		}
+		buf = append(buf, '}')
+	}
+	return append(buf, "]}"...)
+}
+
+// appendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it: quotes, backslashes and control characters, <, > and &,
+// U+2028 and U+2029, and each byte of invalid UTF-8 as U+FFFD.
+func appendJSONString(buf []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				buf = append(buf, '\\', b)
+			case '\b':
+				buf = append(buf, '\\', 'b')
+			case '\f':
+				buf = append(buf, '\\', 'f')
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, '\\', 'u', '2', '0', '2', hex[c&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
 }
 
 // sign is the HMAC-SHA256 of a cursor body.
@@ -202,7 +329,7 @@ func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValu
 		return nil, fmt.Errorf("%w: not valid UTF-8", ErrCursorMalformed)
 	}
 	var p cursorPayload
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCursorMalformed, err)
@@ -246,10 +373,10 @@ func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 			return nil, outside(a.Name, fmt.Sprintf("the resume key holds %s for an attribute of type %s", avString(v), a.Type))
 		}
 	}
-	for _, t := range p.partition {
-		if !avEqual(key[t.attr], t.lo) {
-			return nil, outside(t.attr, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
-				avString(key[t.attr]), avString(t.lo)))
+	for i, a := range p.partition {
+		if want := p.values[i].av; !avEqual(key[a.Name], want) {
+			return nil, outside(a.Name, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
+				avString(key[a.Name]), avString(want)))
 		}
 	}
 	return key, nil
@@ -258,14 +385,20 @@ func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 // cursorAt is the cursor that resumes after item, which the plan's
 // request returned.
 func (p *plan) cursorAt(item map[string]types.AttributeValue) (Cursor, error) {
-	key := make(map[string]types.AttributeValue, len(p.keyAttrs))
+	var scratch [3 * keyfirst.MaxKeyAttributes]cursorKey
+	keys := scratch[:0]
 	for _, a := range p.keyAttrs {
 		v, ok := item[a.Name]
 		if !ok {
 			return "", &Error{Table: p.table, Index: p.index, Attribute: a.Name, Problem: ProblemCursor,
 				Detail: "an item returned lacks a key attribute of the index", Err: ErrCursorMalformed}
 		}
-		key[a.Name] = v
+		k, err := newCursorKey(a.Name, v)
+		if err != nil {
+			return "", err
+		}
+		keys = append(keys, k)
 	}
-	return newCursor(p.bind, key, p.opts.CursorKey)
+	slices.SortFunc(keys, compareCursorKeys)
+	return seal(p.bind, keys, p.opts.CursorKey), nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -74,15 +75,41 @@ func pages(ctx context.Context, send fetch, start item, limit int, onePage bool,
 	}
 }
 
+// The ScanIndexForward and ConsistentRead of requests, shared read only
+// as their template is (see template.names).
+var forward, backward, consistent = aws.Bool(true), aws.Bool(false), aws.Bool(true)
+
+// queryInput is the plan's request starting after start (nil: from the
+// beginning), asking for at most limit items (0: no limit). Each request
+// has its own input; what the shape fixes is shared, read only.
+func (p *plan) queryInput(start item, limit int) *dynamodb.QueryInput {
+	in := &dynamodb.QueryInput{
+		TableName:                 p.shape.tableName,
+		IndexName:                 p.shape.indexName,
+		KeyConditionExpression:    p.tmpl.keyCond,
+		ExpressionAttributeNames:  p.tmpl.names,
+		ProjectionExpression:      p.tmpl.projection,
+		ExpressionAttributeValues: p.exprValues,
+		ExclusiveStartKey:         start,
+		ScanIndexForward:          forward,
+		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
+	}
+	if p.desc {
+		in.ScanIndexForward = backward
+	}
+	if p.consistent {
+		in.ConsistentRead = consistent
+	}
+	if limit > 0 {
+		in.Limit = aws.Int32(int32(min(limit, math.MaxInt32)))
+	}
+	return in
+}
+
 // queryFetch sends the plan's Query requests with client.
 func (p *plan) queryFetch(client keyfirst.QueryAPI) fetch {
 	return func(ctx context.Context, n int, start item, limit int) (response, error) {
-		in := p.input
-		in.ExclusiveStartKey = start
-		if limit > 0 {
-			in.Limit = aws.Int32(int32(min(limit, math.MaxInt32)))
-		}
-		out, err := client.Query(ctx, &in)
+		out, err := client.Query(ctx, p.queryInput(start, limit))
 		if err != nil {
 			return response{}, &RequestError{Op: "Query", Table: p.table, Index: p.index, Request: n, Err: err}
 		}

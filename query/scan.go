@@ -122,7 +122,6 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 	if s.consistent && !ks.ConsistentReadAllowed() {
 		return nil, f.fail("", ProblemConsistentRead, "a GSI is eventually consistent only: drop ConsistentRead", nil)
 	}
-	p.schema = ks
 	p.keyAttrs = keyAttributes(t, ks)
 	names, typed, err := s.src.reads.check(f, t, ks, p.keyAttrs)
 	if err != nil {

@@ -1,0 +1,392 @@
+package query
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+	"weak"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/attrname"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// widget has key attributes of every type and shape: the table's (PK; SK),
+// ByRank (Owner; Rank N), ByBlob (Owner; Blob B), Native (Owner; A, B, C),
+// ByTwo (Owner, Rank; SK) and the KEYS_ONLY Keys (Owner; Name).
+type widget struct {
+	Owner string `dynamodbav:"Owner"`
+	Name  string `dynamodbav:"Name"`
+	Rank  int    `dynamodbav:"Rank"`
+	Blob  []byte `dynamodbav:"Blob"`
+	A     string `dynamodbav:"A"`
+	B     string `dynamodbav:"B"`
+	C     string `dynamodbav:"C"`
+}
+
+// widgetKeys is what a view of the Keys index reads.
+type widgetKeys struct {
+	Owner string `dynamodbav:"Owner"`
+	Name  string `dynamodbav:"Name"`
+}
+
+func widgetTable(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[widget]) {
+	t.Helper()
+	s, n, b := keyfirst.StringAttr, keyfirst.NumberAttr, keyfirst.BinaryAttr
+	one := func(a keyfirst.Attribute) []keyfirst.Attribute { return []keyfirst.Attribute{a} }
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "widgets", PartitionKey: s("PK"), SortKey: s("SK"),
+		GSIs: []keyfirst.Index{
+			{Name: "ByRank", PartitionKey: one(s("Owner")), SortKey: one(n("Rank"))},
+			{Name: "ByBlob", PartitionKey: one(s("Owner")), SortKey: one(b("Blob"))},
+			{Name: "Native", PartitionKey: one(s("Owner")), SortKey: []keyfirst.Attribute{s("A"), s("B"), s("C")}},
+			{Name: "ByTwo", PartitionKey: []keyfirst.Attribute{s("Owner"), n("Rank")}, SortKey: one(s("SK"))},
+			{Name: "Keys", PartitionKey: one(s("Owner")), SortKey: one(s("Name")), Projection: keyfirst.KeysOnly()},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[widget]{Type: "WIDGET",
+		PartitionKey: keyfirst.DeriveString(func(v widget) (string, error) { return "O#" + v.Owner, nil }),
+		SortKey:      keyfirst.DeriveString(func(v widget) (string, error) { return "W#" + v.Name, nil })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return table, e
+}
+
+// widgetQueries checks queries of every shape with check.
+func widgetQueries(t *testing.T, e *keyfirst.Entity[widget], owner string, check func(t *testing.T, name string, q Query[widget]), view func(t *testing.T, name string, q Query[widgetKeys])) {
+	abc := keys.Must(keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]()))
+	wsk := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("W")))
+	q := Of(e)
+	byRank := q.Index("ByRank").Partition(S(owner))
+	native := q.Index("Native").Partition(S(owner))
+	for name, q := range map[string]Query[widget]{
+		"table":              q.Partition(S("O#" + owner)),
+		"table begins_with":  q.Partition(S("O#" + owner)).Sort(wsk.Range().BeginsWith()),
+		"table between desc": q.Partition(S("O#" + owner)).Sort(wsk.Range().Between("a", "m")).Desc().ConsistentRead(),
+		"table lt":           q.Partition(S("O#" + owner)).Sort(wsk.Range().Lt("m")).ConsistentRead(),
+		"rank eq":            byRank.SortAttr(Attr("Rank").Eq(N(3))),
+		"rank le":            byRank.SortAttr(Attr("Rank").Le(N(-1.5))),
+		"rank between":       byRank.SortAttr(Attr("Rank").Between(N(1), N(9))),
+		"blob gt":            q.Index("ByBlob").Partition(S(owner)).SortAttr(Attr("Blob").Gt(B([]byte{0, 1}))),
+		"native 1 eq":        native.Sort(abc.Range().Eq("x")),
+		"native 2 eq":        native.Sort(abc.With1("x").Eq("y")),
+		"native 3 eq":        native.Sort(abc.With2("x", "y").Eq("z")),
+		"native eq between":  native.Sort(abc.With2("x", "y").Between("a", "b")),
+		"native eq ge":       native.Sort(abc.With1("x").Ge("y")),
+		"native begins_with": native.SortAttr(Attr("A").BeginsWith("pre")),
+		"two partition":      q.Index("ByTwo").Partition(S(owner), N(7)).SortAttr(Attr("SK").Gt(S("W#"))),
+	} {
+		check(t, name, q)
+	}
+	view(t, "view keys", View[widgetKeys](q.Index("Keys").Partition(S(owner)).SortAttr(Attr("Name").Lt(S("n")))))
+}
+
+// oldInput builds q's request as every call used to: the expression
+// package on the call's own values.
+func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
+	t.Helper()
+	table := q.src.table
+	f := failer{table: table.Name(), index: q.index}
+	ks, err := table.Index(q.index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _, err := q.src.reads.check(f, table, ks, keyAttributes(table, ks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	terms, err := partitionTerms(f, ks, q.partition, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if terms, err = q.sort.terms(f, ks, terms); err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExpression(terms, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dynamodb.QueryInput{TableName: aws.String(table.Name()), IndexName: aws.String(q.index),
+		KeyConditionExpression: x.KeyCondition(), ProjectionExpression: x.Projection(),
+		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),
+		ScanIndexForward: aws.Bool(!q.desc), ConsistentRead: aws.Bool(q.consistent)}
+}
+
+// render prints what a request says, values included.
+func render(in dynamodb.QueryInput) string {
+	var vals []string
+	for _, k := range slices.Sorted(maps.Keys(in.ExpressionAttributeValues)) {
+		vals = append(vals, k+"="+avString(in.ExpressionAttributeValues[k]))
+	}
+	return fmt.Sprintf("table %s index %q key %s projection %q names %v values %v forward %t consistent %t",
+		aws.ToString(in.TableName), aws.ToString(in.IndexName), aws.ToString(in.KeyConditionExpression),
+		aws.ToString(in.ProjectionExpression), in.ExpressionAttributeNames, vals,
+		aws.ToBool(in.ScanIndexForward), aws.ToBool(in.ConsistentRead))
+}
+
+// compareOld checks that q's plan requests what the expression package
+// builds from q's values.
+func compareOld[T any](t *testing.T, name string, q Query[T]) {
+	t.Helper()
+	p, err := q.plan(nil)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got, want := render(*p.queryInput(nil, 0)), render(oldInput(t, q)); got != want {
+		t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+	}
+}
+
+// The request built from a shape's template is the one the expression
+// package builds from the call's values: the same expressions, names and
+// placeholders, each with the call's value, whatever the shape and
+// whichever call first built the template.
+func TestTemplateMatchesBuilder(t *testing.T) {
+	t.Parallel()
+	_, e := widgetTable(t)
+	for _, owner := range []string{"ann", "bob"} {
+		widgetQueries(t, e, owner, compareOld[widget], compareOld[widgetKeys])
+	}
+}
+
+// Calls of one shape share its template (the names map included, read
+// only), and each has its own values.
+func TestShapeShared(t *testing.T) {
+	t.Parallel()
+	_, e := widgetTable(t)
+	q := Of(e).Index("ByRank").SortAttr(Attr("Rank").Between(N(1), N(9)))
+	a, err := q.Partition(S("ann")).plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another query value of the same shape, from another Of.
+	b, err := Of(e).Index("ByRank").Partition(S("bob")).SortAttr(Attr("Rank").Between(N(2), N(3))).plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(x, y any) bool { return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() }
+	if !same(a.queryInput(nil, 0).ExpressionAttributeNames, b.queryInput(nil, 0).ExpressionAttributeNames) || a.queryInput(nil, 0).KeyConditionExpression != b.queryInput(nil, 0).KeyConditionExpression {
+		t.Fatal("the template was built twice")
+	}
+	if same(a.queryInput(nil, 0).ExpressionAttributeValues, b.queryInput(nil, 0).ExpressionAttributeValues) {
+		t.Fatal("two calls share their values")
+	}
+	if render(*a.queryInput(nil, 0)) == render(*b.queryInput(nil, 0)) || !strings.Contains(render(*b.queryInput(nil, 0)), `S:"bob"`) {
+		t.Fatalf("values mixed up:\n%s\n%s", render(*a.queryInput(nil, 0)), render(*b.queryInput(nil, 0)))
+	}
+}
+
+// The shape cache keeps no table alive: a table no longer used is
+// collected, and its shapes with it.
+func TestShapesLetTablesGo(t *testing.T) {
+	wp := func() weak.Pointer[keyfirst.Table] {
+		table, e := widgetTable(t)
+		if _, err := Of(e).Index("ByRank").Partition(S("ann")).plan(nil); err != nil {
+			t.Fatal(err)
+		}
+		return weak.Make(table)
+	}()
+	for range 10 {
+		runtime.GC()
+		if wp.Value() == nil {
+			return
+		}
+	}
+	t.Fatal("the table is still reachable after 10 collections")
+}
+
+// A shape cached under a table's address is that table's only while its
+// weak pointer says so: a table allocated where a collected one was gets
+// shapes of its own.
+func TestShapeAddressReused(t *testing.T) {
+	t.Parallel()
+	_, e := widgetTable(t)
+	other, _ := widgetTable(t)
+	src := Of(e).src
+	sh, err := shapeOf(src, "ByRank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pretend that the cached shape was made for another table, now at
+	// e's table's address.
+	k := shapeKey{table: uintptr(unsafe.Pointer(src.table)), index: "ByRank", kind: readEntity, entity: "WIDGET", goType: reflect.TypeFor[widget]()}
+	stale, err := newIndexShape(other, "ByRank", src.reads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes.Lock()
+	if shapes.m[k] != sh {
+		shapes.Unlock()
+		t.Fatal("the shape is not cached under the key expected")
+	}
+	shapes.m[k] = stale
+	shapes.Unlock()
+	got, err := shapeOf(src, "ByRank")
+	if err != nil || got == stale || got.of.Value() != src.table {
+		t.Fatalf("got the stale shape (%v)", err)
+	}
+}
+
+// An entity type registered after a collection query of an index was
+// planned can make the index incomplete for the collection: the next call
+// checks the index again and refuses it.
+func TestShapeSeesNewEntityTypes(t *testing.T) {
+	t.Parallel()
+	s, n := keyfirst.StringAttr, keyfirst.NumberAttr
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", PartitionKey: s("PK"), SortKey: s("SK"),
+		GSIs: []keyfirst.Index{{Name: "Inc", PartitionKey: []keyfirst.Attribute{s("Owner")}, SortKey: []keyfirst.Attribute{n("Rank")},
+			Projection: keyfirst.Include("Name")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk := func(v thing) (string, error) { return "O#" + v.Owner, nil }
+	sk := func(v thing) (string, error) { return "T#" + v.Name, nil }
+	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING", PartitionKey: keyfirst.DeriveString(pk), SortKey: keyfirst.DeriveString(sk)}); err != nil {
+		t.Fatal(err)
+	}
+	q := Collection(table).Index("Inc").Partition(S("ann"))
+	if _, err := q.plan(nil); err != nil {
+		t.Fatal(err)
+	}
+	type secret struct {
+		Owner  string `dynamodbav:"Owner"`
+		Rank   int    `dynamodbav:"Rank"`
+		Secret string `dynamodbav:"Secret"`
+	}
+	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[secret]{Type: "SECRET",
+		PartitionKey: keyfirst.DeriveString(func(v secret) (string, error) { return "O#" + v.Owner, nil }),
+		SortKey:      keyfirst.DeriveString(func(v secret) (string, error) { return "S#" + v.Secret, nil })}); err != nil {
+		t.Fatal(err)
+	}
+	var qe *Error
+	if _, err := q.plan(nil); !errors.As(err, &qe) || qe.Problem != ProblemProjection || qe.Attribute != "Secret" {
+		t.Fatalf("got %v, want the projection refused for Secret", err)
+	}
+}
+
+// Shapes are built and shared by concurrent calls (run with -race).
+func TestShapeConcurrent(t *testing.T) {
+	t.Parallel()
+	_, e := widgetTable(t)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			widgetQueries(t, e, fmt.Sprint("owner", g), compareOld[widget], compareOld[widgetKeys])
+		}()
+	}
+	wg.Wait()
+}
+
+// The payload is written byte for byte as encoding/json writes it.
+func TestPayloadIsJSON(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", `"quoted" \back\`, "\x00\x01\x1f\b\f\n\r\t", "<a href='x'>&amp;</a>",
+		"\u2028\u2029", "é ü 日本 🎉", "bad \xff utf-8 \xc3", "\x7f"} {
+		checkPayload(t, s, []byte(s))
+	}
+}
+
+func FuzzPayload(f *testing.F) {
+	f.Add("T#x", []byte{0, 1, 2})
+	f.Add("\xff<\u2028>", []byte(nil))
+	f.Fuzz(checkPayload)
+}
+
+func checkPayload(t *testing.T, s string, b []byte) {
+	for _, p := range []cursorPayload{
+		{V: 1, B: s},
+		{V: 1, B: s, K: []cursorKey{}},
+		{V: cursorVersion, B: "bind", K: []cursorKey{{N: s, T: "S", S: s}, {N: "n", T: "N", S: "1.5"}, {N: "b", T: "B", B: b}, {N: s}}},
+	} {
+		want, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendPayload(nil, p); string(got) != string(want) {
+			t.Fatalf("%+v:\n got %s\nwant %s", p, got, want)
+		}
+	}
+}
+
+// A plan's binding is that of its own sort key operands and direction,
+// whichever call of the template came before it.
+func TestBindingPerCall(t *testing.T) {
+	t.Parallel()
+	_, e := widgetTable(t)
+	byRank := Of(e).Index("ByRank").Partition(S("ann"))
+	seen := map[string]string{} // binding: condition
+	for _, c := range []struct {
+		name string
+		q    Query[widget]
+	}{
+		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
+		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
+		{"1..9 desc", byRank.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc()},
+		{"1..8", byRank.SortAttr(Attr("Rank").Between(N(1), N(8)))},
+		{"1.5..8", byRank.SortAttr(Attr("Rank").Between(N(1.5), N(8)))},
+		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
+		{"2..9", byRank.SortAttr(Attr("Rank").Between(N(2), N(9)))},
+	} {
+		p, err := c.q.plan(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, _ := e.Table().Index("ByRank")
+		terms, err := c.q.sort.terms(failer{}, ks, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := binding(bindingPrefix("Query", "widgets", "ByRank", ks.PartitionKey), terms, c.q.desc)
+		if p.bind != want {
+			t.Fatalf("%s: binding %s, want %s", c.name, p.bind, want)
+		}
+		if other, dup := seen[p.bind]; dup && other != c.name {
+			t.Fatalf("%s has the binding of %s", c.name, other)
+		}
+		seen[p.bind] = c.name
+	}
+}
+
+// Cursors are written as before this package built queries from shapes:
+// a cursor made by the previous version (these, from commit 78e7216)
+// still resumes, signed or not.
+func TestCursorFormatUnchanged(t *testing.T) {
+	t.Parallel()
+	const body = "eyJ2IjoxLCJiIjoiRFFIb3ZzOGdzbXBLS3VKVHNBd0FaVDlkIiwiayI6W3sibiI6Ik93bmVyIiwidCI6IlMiLCJzIjoiYW5uIn0seyJuIjoiUEsiLCJ0IjoiUyIsInMiOiJPI2FubiJ9LHsibiI6IlJhbmsiLCJ0IjoiTiIsInMiOiI3In0seyJuIjoiU0siLCJ0IjoiUyIsInMiOiJUI3gifV19"
+	p, q := thingPlan(t, "ann")
+	signed, _ := thingPlan(t, "ann", WithCursorKey([]byte(strings.Repeat("k", 32))))
+	between, err := q.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc().plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p    *plan
+		want Cursor
+	}{
+		{p, body},
+		{signed, body + ".kl05gg_xVip12b4BGCOwUvbRIvOco-DUBRa8ZxGGbc0"},
+		{between, "eyJ2IjoxLCJiIjoiVFF4MDgyX3U0NlB0b1h4NE9iQkg1OVkwIiwiayI6W3sibiI6Ik93bmVyIiwidCI6IlMiLCJzIjoiYW5uIn0seyJuIjoiUEsiLCJ0IjoiUyIsInMiOiJPI2FubiJ9LHsibiI6IlJhbmsiLCJ0IjoiTiIsInMiOiI3In0seyJuIjoiU0siLCJ0IjoiUyIsInMiOiJUI3gifV19"},
+	} {
+		if got, err := c.p.cursorAt(goodKey()); got != c.want || err != nil {
+			t.Fatalf("cursor %q %v, want %q", got, err, c.want)
+		}
+		if _, err := c.p.resume(c.want); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
