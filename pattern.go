@@ -2,6 +2,7 @@ package keyfirst
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -146,14 +147,23 @@ func (p Pattern[P, S]) SortDefinition() keys.DefID {
 // write them. An error is a [*PatternError] ([PatternValue]) that wraps
 // the codec's.
 func (p Pattern[P, S]) PartitionValues(v P) ([]types.AttributeValue, error) {
+	return p.AppendPartition(nil, v)
+}
+
+// AppendPartition appends the values of [Pattern.PartitionValues] to dst
+// (which, with room for them, saves an allocation); on error dst comes
+// back unchanged.
+func (p Pattern[P, S]) AppendPartition(dst []types.AttributeValue, v P) ([]types.AttributeValue, error) {
 	if err := p.Err(); err != nil {
-		return nil, err
+		return dst, err
 	}
-	out := make([]types.AttributeValue, len(p.p.pk.attrs))
-	if err := p.pk.enc(v, out); err != nil {
-		return nil, p.fail(PatternValue, fmt.Sprintf("partition key value %v for %s", v, p.p.pk.desc), err)
+	n := len(dst)
+	dst = slices.Grow(dst, len(p.p.pk.attrs))[:n+len(p.p.pk.attrs)]
+	if err := p.pk.enc(v, dst[n:]); err != nil {
+		clear(dst[n:])
+		return dst[:n], p.fail(PatternValue, fmt.Sprintf("partition key value %v for %s", v, p.p.pk.desc), err)
 	}
-	return out, nil
+	return dst, nil
 }
 
 // String describes the pattern: ByStatusDate(CustomerId = a S value as it

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/keys"
 )
@@ -12,6 +14,7 @@ import (
 // takes from it: the index, the partition key values, and the keys
 // definitions a sort key condition may be built from.
 type from struct {
+	set     bool // the query started from a pattern
 	pattern keyfirst.PatternID
 	err     error // a pattern that cannot be read
 	partErr error // a partition key value the pattern's codec refuses
@@ -37,7 +40,7 @@ type from struct {
 // [Query.Partition] on the result are refused ([ProblemPattern]).
 func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[T] {
 	q := Of(e, optFns...)
-	f := &from{pattern: p.ID(), sortDef: p.SortDefinition()}
+	f := from{set: true, pattern: p.ID(), sortDef: p.SortDefinition()}
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
 		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
 	}
@@ -52,7 +55,7 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
 func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
 	q := Collection(t, optFns...)
-	f := &from{pattern: p.ID(), collection: true}
+	f := from{set: true, pattern: p.ID(), collection: true}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
@@ -74,28 +77,28 @@ func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns
 }
 
 // startFrom records the pattern's index and partition key.
-func startFrom[T, P, S any](q Query[T], f *from, p keyfirst.Pattern[P, S], partition P) Query[T] {
+func startFrom[T, P, S any](q Query[T], f from, p keyfirst.Pattern[P, S], partition P) Query[T] {
 	if err := p.Err(); err != nil && f.err == nil {
 		f.err = err
 	}
-	q.from = f
 	q.index = p.IndexName()
-	if f.err != nil {
-		return q
+	if f.err == nil {
+		var buf [keyfirst.MaxKeyAttributes]types.AttributeValue
+		avs, err := p.AppendPartition(buf[:0], partition)
+		f.partErr = err
+		q.partition = make([]Value, len(avs))
+		for i, av := range avs {
+			q.partition[i] = Value{av: av}
+		}
 	}
-	avs, err := p.PartitionValues(partition)
-	f.partErr = err
-	q.partition = make([]Value, len(avs))
-	for i, av := range avs {
-		q.partition[i] = Value{av: av}
-	}
+	q.from = f
 	return q
 }
 
 // checkFrom refuses what a pattern query cannot do: a pattern that cannot
 // be read, and an index or partition set by hand.
 func (s spec) checkFrom(f failer) error {
-	if s.from == nil {
+	if !s.from.set {
 		return nil
 	}
 	switch {
@@ -119,7 +122,7 @@ func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
 	}
 	var allowed []keys.DefID
 	switch {
-	case s.from != nil && !s.from.collection:
+	case s.from.set && !s.from.collection:
 		if s.sort.cond.BuiltFrom(s.from.sortDef) {
 			return nil
 		}
@@ -128,7 +131,7 @@ func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
 		}
 	default:
 		allowed = t.SortDefinitions(s.index)
-		if (s.from == nil && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
+		if (!s.from.set && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
 			return nil
 		}
 	}

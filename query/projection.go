@@ -85,21 +85,32 @@ type reads struct {
 	// entity is the entity type of an entity read and of a view of one;
 	// empty for a collection and its views.
 	entity string
-	// attrs are the attributes decoded: T's fields (entity reads) or P's
-	// (views).
-	attrs []string
+	// attrs are the attributes decoded by a view (P's fields); fields
+	// gives those of an entity read (T's), asked only when a shape is
+	// built.
+	attrs  []string
+	fields interface{ Attributes() []string }
 	// err is why P cannot be decoded into (a view of a type that is not a
 	// struct).
 	err error
+}
+
+// attributes returns the attributes the read decodes, in a slice of the
+// caller's.
+func (r reads) attributes() []string {
+	if r.fields != nil {
+		return r.fields.Attributes()
+	}
+	return slices.Clone(r.attrs)
 }
 
 // entitySource reads whole items of e.
 func entitySource[T any](e *keyfirst.Entity[T], optFns []func(*Options)) *source[T] {
 	return &source[T]{
 		table:  e.Table(),
-		decode: func(item map[string]types.AttributeValue, _ bool) (T, error) { return e.Decode(item) },
+		entity: e,
 		opts:   slices.Clone(optFns),
-		reads:  reads{kind: readEntity, entity: e.Type(), attrs: e.Attributes()},
+		reads:  reads{kind: readEntity, entity: e.Type(), fields: e},
 	}
 }
 
@@ -198,7 +209,7 @@ func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttr
 		if h.all {
 			break
 		}
-		if miss := h.missing(append(slices.Clone(r.attrs), typeAttr)); len(miss) > 0 {
+		if miss := h.missing(append(r.attributes(), typeAttr)); len(miss) > 0 {
 			return nil, false, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
 				"%s; an item of %q read through it lacks %s, so it would decode into a partial value that a write "+
 					"would take for a whole item (erasing what it lacks): %s", h.what, r.entity, strings.Join(quoted(miss), ", "), advice), nil)
@@ -224,12 +235,12 @@ func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttr
 		if r.err != nil {
 			return nil, false, f.fail("", ProblemProjection, "a view decodes into a struct type: declare P as a struct of the attributes to read", r.err)
 		}
-		if miss := h.missing(r.attrs); len(miss) > 0 {
+		if miss := h.missing(r.attributes()); len(miss) > 0 {
 			return nil, false, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
 				"%s; the view's fields %s are not among them and would always read as zero values: drop them from P, or add them "+
 					"to the index's projection", h.what, strings.Join(quoted(miss), ", ")), nil)
 		}
-		names = slices.Clone(r.attrs)
+		names = r.attributes()
 		for _, a := range keyAttrs {
 			names = append(names, a.Name)
 		}

@@ -42,7 +42,7 @@ type spec struct {
 	after      Cursor
 	// from is set by On and CollectionOn; manual names the method that
 	// then set the index or partition by hand (refused).
-	from   *from
+	from   from
 	manual string
 }
 
@@ -50,8 +50,10 @@ type spec struct {
 // immutable and shared by the copies of a query.
 type source[T any] struct {
 	table *keyfirst.Table
-	// decode decodes one item; typed reports that the index holds the
-	// entity-type attribute (see reads.check).
+	// entity decodes the items of an entity read; decode those of the
+	// others (typed reports that the index holds the entity-type
+	// attribute, see reads.check).
+	entity *keyfirst.Entity[T]
 	decode func(item map[string]types.AttributeValue, typed bool) (T, error)
 	opts   []func(*Options)
 	reads  reads
@@ -109,7 +111,7 @@ func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
 // the entity binds it, and refuses Index ([ProblemPattern]).
 func (q Query[T]) Index(name string) Query[T] {
 	q.index = name
-	if q.from != nil {
+	if q.from.set {
 		q.manual = "Index"
 	}
 	return q
@@ -125,7 +127,7 @@ func (q Query[T]) Index(name string) Query[T] {
 // Partition ([ProblemPattern]).
 func (q Query[T]) Partition(values ...Value) Query[T] {
 	q.partition = slices.Clone(values)
-	if q.from != nil {
+	if q.from.set {
 		q.manual = "Partition"
 	}
 	return q
@@ -194,4 +196,12 @@ func (q Query[T]) Limit(n int) Query[T] {
 func (q Query[T]) After(c Cursor) Query[T] {
 	q.after = c
 	return q
+}
+
+// decodeItem decodes one item read.
+func (s *source[T]) decodeItem(item map[string]types.AttributeValue, typed bool) (T, error) {
+	if s.entity != nil {
+		return s.entity.Decode(item)
+	}
+	return s.decode(item, typed)
 }

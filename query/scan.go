@@ -233,7 +233,7 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 				return
 			}
 			for _, it := range b.items {
-				v, err := s.src.decode(it, p.typed)
+				v, err := s.src.decodeItem(it, p.typed)
 				if err != nil {
 					yield(zero, p.decodeError("Scan", it, err, false))
 					return
