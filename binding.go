@@ -100,6 +100,7 @@ type boundKey[T any] struct {
 // a value computed by a function, never the same as another.
 type sameValue struct {
 	def     keys.DefID // the keys definition, zero for a value as it is
+	native  bool       // a segment of def, not its whole key
 	typ     types.ScalarAttributeType
 	pos, of int    // the attribute's position in its side, and the side's width
 	fields  string // the fields bound to the side
@@ -183,7 +184,7 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 			for _, seg := range pv.segs {
 				from = append(from, names[seg])
 			}
-			k.same[at+ai] = sameValue{def: pv.def, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ",")}
+			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ",")}
 			if f, ok := c.Field(a.Name); ok && p.index != "" && pv.def.IsZero() && f.GoName == from[0] {
 				k.field[at+ai] = true
 			}

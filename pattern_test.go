@@ -172,6 +172,21 @@ func TestPatternSharesTheTablesAttributes(t *testing.T) {
 	if _, err := orders.Item(o); err != nil {
 		t.Fatalf("agreeing values: %v", err)
 	}
+	// The segments of a definition (Native) are not its whole key
+	// (Composite): ORDER#o1 is not o1, and a query of the native pattern
+	// would find nothing. Not shared: checked, and refused on write.
+	nativeInv := keyfirst.OnIndex("Inverted", keyfirst.Native(pOrderKey, "SK"), keyfirst.Composite("PK", pCustomerKey))
+	orders, err = keyfirst.NewEntity(patternTable(t, "shop"), keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), nativeInv.Fields("ID", "Customer")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := orders.Item(order("c1", "o1", Open, placed)); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict ||
+		!strings.Contains(err.Error(), `"ORDER#o1" and "o1"`) {
+		t.Fatalf("Native beside Composite: %v", err)
+	}
 	// A conditional binding cannot share: its removal would take the
 	// other index's attribute too.
 	_, err = keyfirst.NewEntity(patternTable(t, "shop"), keyfirst.EntitySpec[Order]{

@@ -53,6 +53,7 @@ type side struct {
 // segments (fields) and by which definition.
 type attrValue struct {
 	def     keys.DefID // zero for a value as it is
+	native  bool       // a segment of def (Native), not its whole key
 	pos, of int        // the segment of def the attribute holds (Native), or 0 of 1
 	segs    []int      // the segments (bound fields) the value is computed from
 }
@@ -62,7 +63,7 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
-	s := defSide(def, attr)
+	s := defSide(def, false, attr)
 	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
 		str, err := def.EncodeValue(v)
 		if err != nil {
@@ -78,7 +79,7 @@ func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 // compares attribute by attribute. len(attrs) is the number of def's
 // segments (1 to 4).
 func Native[V any](def keys.Def[V], attrs ...string) Side[V] {
-	s := defSide(def, attrs...)
+	s := defSide(def, true, attrs...)
 	if s.err == nil && len(attrs) != len(s.segs) {
 		s.err = fmt.Errorf("%d attributes for the %d segments of %s: give one attribute per segment", len(attrs), len(s.segs), s.def)
 	}
@@ -94,8 +95,9 @@ func Native[V any](def keys.Def[V], attrs ...string) Side[V] {
 	}}
 }
 
-// defSide is the untyped side of a keys definition over attrs.
-func defSide[V any](def keys.Def[V], attrs ...string) *side {
+// defSide is the untyped side of a keys definition over attrs: its
+// concatenated form (Composite) or its segments (native).
+func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 	s := &side{}
 	for _, a := range attrs {
 		s.attrs = append(s.attrs, StringAttr(a))
@@ -115,10 +117,10 @@ func defSide[V any](def keys.Def[V], attrs ...string) *side {
 		all[i] = i
 	}
 	for i := range attrs {
-		if len(attrs) == 1 {
-			s.per = append(s.per, attrValue{def: s.def, of: 1, segs: all})
+		if native {
+			s.per = append(s.per, attrValue{def: s.def, native: true, pos: i, of: len(attrs), segs: []int{i}})
 		} else {
-			s.per = append(s.per, attrValue{def: s.def, pos: i, of: len(attrs), segs: []int{i}})
+			s.per = append(s.per, attrValue{def: s.def, of: 1, segs: all})
 		}
 	}
 	s.describe()
