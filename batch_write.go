@@ -121,9 +121,9 @@ func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []Wr
 		case r.put == nil && r.del == nil:
 			return &OptionError{Op: "BatchWrite", Option: fmt.Sprintf("request %d", i),
 				Detail: "the zero WriteRequest; build requests with Entity.PutRequest or Entity.DeleteRequest"}
-		case r.table != t:
+		case !t.SameSchema(r.table):
 			return &OptionError{Op: "BatchWrite", Option: fmt.Sprintf("request %d", i),
-				Detail: fmt.Sprintf("it belongs to table %q, not %q", r.table.name, t.name)}
+				Detail: fmt.Sprintf("it belongs to table %q, whose description is not that of %q", r.table.name, t.name)}
 		}
 		if j, dup := index[r.key]; dup {
 			return &DuplicateKeyError{Key: r.Key(), First: j, Second: i}

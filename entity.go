@@ -486,6 +486,27 @@ func (b *entityBuilder[T]) versionField() error {
 // Table returns the entity's table.
 func (e *Entity[T]) Table() *Table { return e.table }
 
+// In returns the entity bound to table t, a binding of its table's
+// description ([Table.Named]): every operation of the result, and every
+// query of it, reads and writes t. e is unchanged, and the two can be used
+// at the same time. A table of another description is refused with an
+// [*EntityError] ([EntityOtherTable]).
+//
+//	orders, err := shop.Orders.In(table)
+func (e *Entity[T]) In(t *Table) (*Entity[T], error) {
+	if !e.table.SameSchema(t) {
+		name := "nil"
+		if t != nil {
+			name = fmt.Sprintf("%q", t.name)
+		}
+		return nil, &EntityError{Entity: e.typeName, GoType: reflect.TypeFor[T]().String(), Problem: EntityOtherTable,
+			Detail: fmt.Sprintf("table %s is not a binding of the description of %q: bind that one with Named", name, e.table.name)}
+	}
+	c := *e
+	c.table = t
+	return &c, nil
+}
+
 // Type returns the entity-type name.
 func (e *Entity[T]) Type() string { return e.typeName }
 

@@ -143,6 +143,7 @@ const (
 	EntityFieldOrder                                 // a field of T that is an index sort key does not encode in its values' order
 	EntityPattern                                    // a bound Pattern does not fit the table, or carries an error
 	EntityBinding                                    // the fields or function bound to a Pattern do not fit T
+	EntityOtherTable                                 // Entity.In with a table that is not a binding of the entity's table description
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -163,6 +164,7 @@ var entityProblemText = map[EntityProblem]string{
 	EntityFieldOrder:        "field does not encode in its values' order",
 	EntityPattern:           "pattern does not fit the table",
 	EntityBinding:           "binding does not fit T",
+	EntityOtherTable:        "table of another description",
 }
 
 // String describes the problem.

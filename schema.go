@@ -206,10 +206,17 @@ func (k KeySchema) has(name string) bool {
 }
 
 // Table is a validated table description and the registry of the entity
-// types that live in it. Build it with [NewTable]; it is safe for concurrent
-// use.
+// types that live in it, bound to a table name. Build it with [NewTable];
+// bind the same description to another name with [Table.Named]. It is safe
+// for concurrent use.
 type Table struct {
-	name        string
+	name string
+	*schema
+}
+
+// schema is what every binding of a table shares: the description and the
+// registry of its entity types.
+type schema struct {
 	typeAttr    string
 	billing     types.BillingMode
 	throughput  *types.ProvisionedThroughput
@@ -235,15 +242,14 @@ type Table struct {
 // attribute used with two types, invalid projections and billing.
 func NewTable(spec TableSpec) (*Table, error) {
 	v := schemaValidator{table: spec.Name, types: map[string]types.ScalarAttributeType{}}
-	t := &Table{
-		name:     spec.Name,
+	t := &Table{name: spec.Name, schema: &schema{
 		typeAttr: spec.TypeAttribute,
 		billing:  spec.BillingMode,
 		byName:   map[string]int{},
 		entities: map[string]registered{},
 		patterns: map[*pattern]bool{},
 		sortDefs: map[string][]keys.DefID{},
-	}
+	}}
 	if t.typeAttr == "" {
 		t.typeAttr = DefaultTypeAttribute
 	}
@@ -350,6 +356,29 @@ func NewTable(spec TableSpec) (*Table, error) {
 
 // Name returns the table name.
 func (t *Table) Name() string { return t.name }
+
+// Named returns the table's description bound to the table called name:
+// one schema declared once (usually at package level, with its entities,
+// patterns and rules), many physical tables (orders-prod, orders-staging,
+// a fresh table per test). The result shares everything with t but the
+// name: the entity types registered on either are registered on both.
+// Bind an entity to it with [Entity.In]; a query of the bound entity or
+// table reads the bound table, and a cursor made on one table is refused
+// on another. Both stay safe for concurrent use. A name DynamoDB would
+// refuse is a [*SchemaError] ([SchemaName]).
+//
+//	table, err := shop.Table.Named(os.Getenv("ORDERS_TABLE"))
+func (t *Table) Named(name string) (*Table, error) {
+	v := schemaValidator{table: name, types: map[string]types.ScalarAttributeType{}}
+	if err := v.name("", name, "table"); err != nil {
+		return nil, err
+	}
+	return &Table{name: name, schema: t.schema}, nil
+}
+
+// SameSchema reports whether t and other are bindings of one description
+// ([Table.Named]).
+func (t *Table) SameSchema(other *Table) bool { return other != nil && t.schema == other.schema }
 
 // TypeAttribute returns the name of the attribute that stores each item's
 // entity type.
@@ -581,4 +610,16 @@ func copyThroughput(tp *types.ProvisionedThroughput) *types.ProvisionedThroughpu
 		ReadCapacityUnits:  aws.Int64(aws.ToInt64(tp.ReadCapacityUnits)),
 		WriteCapacityUnits: aws.Int64(aws.ToInt64(tp.WriteCapacityUnits)),
 	}
+}
+
+// Must returns v, and panics when err is not nil: for a schema declared at
+// package level, where a description that cannot work is a programming
+// error found when the program starts.
+//
+//	var Shop = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{...}))
+func Must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

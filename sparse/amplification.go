@@ -400,8 +400,8 @@ func units(size int) int {
 // more. Attributes that neither T nor ent's derivations know (which Replace
 // keeps) are not counted; estimate the stored images for them.
 func EstimateItems[T any](e *Estimator, ent *keyfirst.Entity[T], before, after *T) (Cost, error) {
-	if ent == nil || ent.Table() != e.table {
-		return Cost{}, &EstimateError{Problem: EstimateOtherTable, Detail: "the entity must live in the estimator's table"}
+	if ent == nil || !e.table.SameSchema(ent.Table()) {
+		return Cost{}, &EstimateError{Problem: EstimateOtherTable, Detail: "the entity must live in the estimator's table (a binding of its description)"}
 	}
 	var b, a map[string]types.AttributeValue
 	var err error
