@@ -50,7 +50,13 @@
 // key is not the table's, one attribute declared with two types, an INCLUDE
 // projection without attributes. A GSI key is either one attribute (a
 // concatenated value built with the keys package) or several (a native
-// multi-attribute key). [Table.CreateTableInput] generates the request that
+// multi-attribute key). A description is declared once, usually at package
+// level ([Must]), and bound to the table's name at run time with
+// [Table.Named] (orders-prod, orders-staging, a table per test); entities
+// follow with [Entity.In]. Bindings share the description and the registry
+// of entity types, and can be used at the same time; everything done
+// through one (item operations, batches, queries, scans and their cursors)
+// reads and writes its table only. [Table.CreateTableInput] generates the request that
 // creates the table; [Table.Index] returns the resolved [KeySchema] of the
 // table or of an index, which the query package builds its key conditions
 // from.

@@ -50,7 +50,12 @@ func Context(t testing.TB) (context.Context, context.CancelFunc) {
 // CreateTable creates the table described by in under a name unique to the
 // test (in.TableName is only a hint and is replaced; in is not modified),
 // waits until it is ACTIVE, deletes it when the test ends, and returns its
-// name. Each test on its own table can run with t.Parallel().
+// name. Each test on its own table can run with t.Parallel(). Bind a
+// keyfirst schema declared once to it with Table.Named (and its entities
+// with Entity.In):
+//
+//	table := keyfirst.Must(Shop.Named(integration.CreateTable(t, Shop.CreateTableInput())))
+//	orders := keyfirst.Must(Orders.In(table))
 func CreateTable(t testing.TB, in *dynamodb.CreateTableInput) string {
 	t.Helper()
 	client := Client(t)
