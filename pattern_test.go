@@ -442,3 +442,35 @@ func TestPatternSideRefusals(t *testing.T) {
 		t.Fatalf("-1.5: %v %v", item, err)
 	}
 }
+
+// Named refuses what DynamoDB would refuse as a table name, before any
+// request, and a nil table.
+func TestNamedRefusals(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	for _, name := range []string{"", "ab", "has space", "a/b", strings.Repeat("x", 256)} {
+		if _, err := table.Named(name); !errors.Is(err, keyfirst.ErrInvalidSchema) {
+			t.Errorf("Named(%q): %v", name, err)
+		}
+	}
+	var none *keyfirst.Table
+	if _, err := none.Named("orders"); !errors.Is(err, keyfirst.ErrInvalidSchema) {
+		t.Errorf("nil table: %v", err)
+	}
+	bound, err := table.Named("orders-prod")
+	if err != nil || bound.Name() != "orders-prod" || table.Name() != "shop" || !bound.SameSchema(table) {
+		t.Fatalf("%v %v", bound, err)
+	}
+	orders := patternOrders(t, table)
+	if _, err := orders.In(nil); !errors.Is(err, keyfirst.ErrInvalidEntity) {
+		t.Errorf("In(nil): %v", err)
+	}
+	// Registered once, seen by every binding.
+	if got := bound.EntityTypes(); len(got) != 1 || got[0] != "ORDER" {
+		t.Errorf("bound table's entity types: %v", got)
+	}
+	in, err := orders.In(bound)
+	if err != nil || in.Table() != bound || orders.Table() != table {
+		t.Fatalf("In: %v %v", in, err)
+	}
+}

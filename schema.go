@@ -370,6 +370,9 @@ func (t *Table) Name() string { return t.name }
 //	table, err := shop.Table.Named(os.Getenv("ORDERS_TABLE"))
 func (t *Table) Named(name string) (*Table, error) {
 	v := schemaValidator{table: name, types: map[string]types.ScalarAttributeType{}}
+	if t == nil || t.schema == nil {
+		return nil, v.fail("", "", SchemaName, "Named of a nil *Table: build tables with NewTable")
+	}
 	if err := v.name("", name, "table"); err != nil {
 		return nil, err
 	}
