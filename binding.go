@@ -92,7 +92,10 @@ type boundKey[T any] struct {
 	same []sameValue
 	// field marks the attributes that are a field of T itself.
 	field []bool
-	when  bool
+	// attr computes each attribute alone (the side it belongs to, not the
+	// other), so that a write computes each derived attribute once.
+	attr []func(v *T) (types.AttributeValue, bool, error)
+	when bool
 }
 
 // sameValue identifies how a binding computes an attribute: two bindings
@@ -199,7 +202,31 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 		}
 		return true, p.fromFields[1](base, offs[1], out[npk:])
 	}
+	k.attr = make([]func(*T) (types.AttributeValue, bool, error), 0, len(k.attrs))
+	for si, s := range sides {
+		for ai := range s.attrs {
+			k.attr = append(k.attr, sideAttribute[T](p, si, ai, offs[si]))
+		}
+	}
 	return nil
+}
+
+// sideAttribute computes attribute ai of side si of pattern p from the
+// fields at offs: a side of one attribute without a buffer, a side of
+// several (a native key) whole, picking the one.
+func sideAttribute[T any](p *pattern, si, ai int, offs []uintptr) func(v *T) (types.AttributeValue, bool, error) {
+	if one := p.fromField1[si]; one != nil {
+		return func(v *T) (types.AttributeValue, bool, error) {
+			av, err := one(unsafe.Pointer(v), offs)
+			return av, true, err
+		}
+	}
+	from := p.fromFields[si]
+	return func(v *T) (types.AttributeValue, bool, error) {
+		var out [MaxKeyAttributes]types.AttributeValue
+		err := from(unsafe.Pointer(v), offs, out[:])
+		return out[ai], true, err
+	}
 }
 
 // condition makes the binding conditional on when.
@@ -229,6 +256,14 @@ func (k *boundKey[T]) condition(when any, t *Table, fail func(index, attr string
 			return false, nil
 		}
 		return get(v, out)
+	}
+	for i, attr := range k.attr {
+		k.attr[i] = func(v *T) (types.AttributeValue, bool, error) {
+			if !w(*v) {
+				return nil, false, nil
+			}
+			return attr(v)
+		}
 	}
 	return nil
 }

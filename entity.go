@@ -304,8 +304,12 @@ func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T]
 	return nil
 }
 
-// attributeOf derives attribute i of binding k.
+// attributeOf derives attribute i of binding k: alone for a binding of
+// fields, from the whole result of a Func.
 func attributeOf[T any](k boundKey[T], i int) func(*T) (types.AttributeValue, bool, error) {
+	if k.attr != nil {
+		return k.attr[i]
+	}
 	n := len(k.attrs)
 	get := k.get
 	return func(v *T) (types.AttributeValue, bool, error) {

@@ -43,6 +43,9 @@ type pattern struct {
 	// fromFields encodes the partition (0) or sort (1) side from the fields
 	// of an item at base.
 	fromFields [2]func(base unsafe.Pointer, offs []uintptr, out []types.AttributeValue) error
+	// fromField1 encodes a side of one attribute without a buffer (nil
+	// for a side of several).
+	fromField1 [2]func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error)
 }
 
 // PatternID is the identity of a [Pattern], shared by its copies; the zero
@@ -91,6 +94,7 @@ func newPattern[P, S any](index string, pk Side[P], sk Side[S]) Pattern[P, S] {
 		p.p.err = p.fail(PatternSide, "sort key "+sk.s.desc, sk.s.err)
 	}
 	p.p.fromFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.fromFields, sk.fromFields}
+	p.p.fromField1 = [2]func(unsafe.Pointer, []uintptr) (types.AttributeValue, error){pk.fromFields1(), sk.fromFields1()}
 	return p
 }
 

@@ -25,6 +25,9 @@ import (
 type Side[V any] struct {
 	s   *side
 	enc func(v V, out []types.AttributeValue) error
+	// one encodes a side of one attribute without a buffer (nil for the
+	// others).
+	one func(v V) (types.AttributeValue, error)
 }
 
 // None is the value of the missing sort key of a [Pattern] built with
@@ -63,14 +66,20 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
-	s := defSide(def, false, attr)
-	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
+	return single(defSide(def, false, attr), func(v V) (types.AttributeValue, error) {
 		str, err := def.EncodeValue(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out[0] = &types.AttributeValueMemberS{Value: str}
-		return nil
+		return &types.AttributeValueMemberS{Value: str}, nil
+	})
+}
+
+// single is a side of one attribute whose value one encodes.
+func single[V any](s *side, one func(V) (types.AttributeValue, error)) Side[V] {
+	return Side[V]{s: s, one: one, enc: func(v V, out []types.AttributeValue) (err error) {
+		out[0], err = one(v)
+		return err
 	}}
 }
 
@@ -141,27 +150,22 @@ func Bin(attr string) Side[[]byte] {
 // Num stores a number in the number attribute attr, which DynamoDB orders
 // by value.
 func Num[V Number](attr string) Side[V] {
-	s := Side[V]{s: &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}}
-	s.s.describe()
-	s.enc = func(v V, out []types.AttributeValue) error {
+	s := &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
+	s.describe()
+	return single(s, func(v V) (types.AttributeValue, error) {
 		n, err := formatNumber(v)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out[0] = &types.AttributeValueMemberN{Value: n}
-		return nil
-	}
-	return s
+		return &types.AttributeValueMemberN{Value: n}, nil
+	})
 }
 
 // plain is a side of one attribute holding the value as it is.
 func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
 	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
-	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
-		out[0] = av(v)
-		return nil
-	}}
+	return single(s, func(v V) (types.AttributeValue, error) { return av(v), nil })
 }
 
 // asIs is the attribute of a side that stores one value as it is.
@@ -264,6 +268,17 @@ func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
 // fromFields encodes the side from fields of an item at base.
 func (s Side[V]) fromFields(base unsafe.Pointer, offs []uintptr, out []types.AttributeValue) error {
 	return s.enc(s.read(base, offs), out)
+}
+
+// fromFields1 encodes a side of one attribute from fields of an item at
+// base; nil for the other sides.
+func (s Side[V]) fromFields1() func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error) {
+	if s.one == nil {
+		return nil
+	}
+	return func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error) {
+		return s.one(s.read(base, offs))
+	}
 }
 
 // fieldFits reports whether a field of Go type field can be read as a
