@@ -267,8 +267,9 @@ func BenchmarkUnmarshal(b *testing.B) {
 // calls with hand-written maps, against DynamoDB Local (network included).
 func BenchmarkPutGetLocal(b *testing.B) {
 	client := integration.Client(b)
-	name := integration.CreateTable(b, must(keyfirst.NewTable(benchTableSpec("bench"))).CreateTableInput())
-	e := benchEntity(b, name)
+	e := benchEntity(b, "bench")
+	e = keyfirst.Must(e.In(localBinding(b, e.Table())))
+	name := e.Table().Name()
 	ctx := context.Background()
 	key := must(e.Key(benchValue))
 	rawKey := map[string]types.AttributeValue{

@@ -156,12 +156,23 @@ func newShop(t testing.TB, name string) shop {
 	return shop{table, orders, customers}
 }
 
+// in returns the shop bound to table, a binding of its description.
+func (s shop) in(table *keyfirst.Table) shop {
+	return shop{table, keyfirst.Must(s.orders.In(table)), keyfirst.Must(s.customers.In(table))}
+}
+
 // localShop creates the shop's table in DynamoDB Local, for this test only.
 func localShop(t testing.TB) (*dynamodb.Client, shop) {
 	t.Helper()
-	client := integration.Client(t)
-	name := integration.CreateTable(t, newShop(t, "").table.CreateTableInput())
-	return client, newShop(t, name)
+	s := newShop(t, "")
+	return integration.Client(t), s.in(localBinding(t, s.table))
+}
+
+// localBinding creates table's table in DynamoDB Local, for this test only,
+// and returns table's description bound to the name it got.
+func localBinding(t testing.TB, table *keyfirst.Table) *keyfirst.Table {
+	t.Helper()
+	return keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
 }
 
 var day = time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
@@ -302,17 +313,11 @@ func localTable(t testing.TB) (*dynamodb.Client, *keyfirst.Table) {
 // localTableOf creates the table of spec in DynamoDB Local for this test.
 func localTableOf(t testing.TB, spec keyfirst.TableSpec) (*dynamodb.Client, *keyfirst.Table) {
 	t.Helper()
-	client := integration.Client(t)
-	base, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.Name = integration.CreateTable(t, base.CreateTableInput())
 	table, err := keyfirst.NewTable(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return client, table
+	return integration.Client(t), localBinding(t, table)
 }
 
 type typesAV = types.AttributeValue

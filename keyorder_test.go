@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/integration"
 )
 
 // Reading is an item whose index sort keys are fields of T: a time, a
@@ -54,17 +53,7 @@ func readingSpec() keyfirst.EntitySpec[Reading] {
 // times' zones and precisions and the numbers' signs.
 func TestFieldIndexKeysSortInValueOrder(t *testing.T) {
 	t.Parallel()
-	client := integration.Client(t)
-	base, err := keyfirst.NewTable(readingTableSpec())
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec := readingTableSpec()
-	spec.Name = integration.CreateTable(t, base.CreateTableInput())
-	table, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, table := localTableOf(t, readingTableSpec())
 	readings, err := keyfirst.NewEntity(table, readingSpec())
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +106,7 @@ func TestFieldIndexKeysSortInValueOrder(t *testing.T) {
 			return 0
 		}),
 	} {
-		if got := queryIDs(t, client, spec.Name, index, map[string]string{"cat": "c"}, "", ""); !slices.Equal(got, want) {
+		if got := queryIDs(t, client, table.Name(), index, map[string]string{"cat": "c"}, "", ""); !slices.Equal(got, want) {
 			t.Errorf("%s: DynamoDB's order %v, value order %v", index, got, want)
 		}
 	}

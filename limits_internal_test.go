@@ -158,14 +158,9 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 // key "PK" for this test.
 func localKeyTable(t *testing.T) (*dynamodb.Client, *Table) {
 	t.Helper()
-	spec := TableSpec{Name: "keyed", PartitionKey: StringAttr("PK")}
-	table, err := NewTable(spec)
+	table, err := NewTable(TableSpec{Name: "keyed", PartitionKey: StringAttr("PK")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Name = integration.CreateTable(t, table.CreateTableInput())
-	if table, err = NewTable(spec); err != nil {
-		t.Fatal(err)
-	}
-	return integration.Client(t), table
+	return integration.Client(t), Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
 }

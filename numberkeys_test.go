@@ -53,9 +53,9 @@ func newPoints(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[poi
 func localPoints(t *testing.T) (*dynamodb.Client, *keyfirst.Table, *keyfirst.Entity[point]) {
 	t.Helper()
 	client := integration.Client(t)
-	base, _ := newPoints(t, "points")
-	table, points := newPoints(t, integration.CreateTable(t, base.CreateTableInput()))
-	return client, table, points
+	table, points := newPoints(t, "points")
+	table = localBinding(t, table)
+	return client, table, keyfirst.Must(points.In(table))
 }
 
 func TestNumberKeysAreCanonical(t *testing.T) {

@@ -115,7 +115,13 @@ func newDocs(t testing.TB, name string) docs {
 func localDocs(t *testing.T) (*dynamodb.Client, docs) {
 	t.Helper()
 	client := integration.Client(t)
-	return client, newDocs(t, integration.CreateTable(t, newDocs(t, "docs").table.CreateTableInput()))
+	d := newDocs(t, "docs")
+	return client, d.in(localBinding(t, d.table))
+}
+
+// in returns the docs bound to table, a binding of their description.
+func (d docs) in(table *keyfirst.Table) docs {
+	return docs{table, keyfirst.Must(d.docs.In(table)), keyfirst.Must(d.flats.In(table))}
 }
 
 // valueCase is an item that must be refused: the problem and where.

@@ -123,12 +123,16 @@ func newShop(t testing.TB, name string) shop {
 	return shop{table, orders, customers}
 }
 
+// in returns the shop bound to table, a binding of its description.
+func (s shop) in(table *keyfirst.Table) shop {
+	return shop{table, keyfirst.Must(s.orders.In(table)), keyfirst.Must(s.customers.In(table))}
+}
+
 // localShop creates the shop's table in DynamoDB Local for this test.
 func localShop(t testing.TB) (*dynamodb.Client, shop) {
 	t.Helper()
-	client := integration.Client(t)
-	name := integration.CreateTable(t, newShop(t, "shop").table.CreateTableInput())
-	return client, newShop(t, name)
+	s := newShop(t, "shop")
+	return integration.Client(t), s.in(tableFor(t, s.table))
 }
 
 // ---- seed 000: a repo, its issues and its stars in one collection ----
@@ -188,6 +192,11 @@ func newGithub(t testing.TB, name string) github {
 	return github{table, repos, issues, stars}
 }
 
+// in returns the collection bound to table, a binding of its description.
+func (g github) in(table *keyfirst.Table) github {
+	return github{table, keyfirst.Must(g.repos.In(table)), keyfirst.Must(g.issues.In(table)), keyfirst.Must(g.stars.In(table))}
+}
+
 // ---- seed 003: an audit log ----
 //
 //	PK              SK
@@ -213,6 +222,14 @@ func newAudit(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Even
 	events, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Event]{Type: "EVENT", Keys: []keyfirst.Binding{eventsByActor.Fields("Actor", "At")}})
 	noErr(t, err)
 	return table, events
+}
+
+// localAudit creates the audit log's table in DynamoDB Local for this test.
+func localAudit(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[Event]) {
+	t.Helper()
+	table, events := newAudit(t, "audit")
+	table = tableFor(t, table)
+	return table, keyfirst.Must(events.In(table))
 }
 
 // ---- seed 004: MoviesAndActors, and the inverted GSI ----
@@ -259,10 +276,11 @@ func noErr(t testing.TB, err error) {
 // integrationClient is the DynamoDB Local client of the test binary.
 func integrationClient(t testing.TB) *dynamodb.Client { return integration.Client(t) }
 
-// tableFor creates table in DynamoDB Local for this test and returns the
-// name it got.
-func tableFor(t testing.TB, table *keyfirst.Table) string {
-	return integration.CreateTable(t, table.CreateTableInput())
+// tableFor creates table's table in DynamoDB Local for this test and
+// returns table's description bound to the name it got.
+func tableFor(t testing.TB, table *keyfirst.Table) *keyfirst.Table {
+	t.Helper()
+	return keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
 }
 
 // write stores items with BatchWrite, within the test's own deadline:

@@ -36,12 +36,10 @@ func TestAttributeNamesInQueries(t *testing.T) {
 		GSIs: []keyfirst.Index{{Name: "by-group", PartitionKey: []keyfirst.Attribute{s("g%5B")},
 			SortKey: []keyfirst.Attribute{s("o.d[1]")}, Projection: keyfirst.Include("odd[0]")}},
 	}
-	base, err := keyfirst.NewTable(spec)
-	noErr(t, err)
-	client := integration.Client(t)
-	spec.Name = integration.CreateTable(t, base.CreateTableInput())
 	table, err := keyfirst.NewTable(spec)
 	noErr(t, err)
+	client := integration.Client(t)
+	table = tableFor(t, table)
 	id := keyfirst.DeriveString(func(o Odd) (string, error) { return "ODD#" + o.ID, nil })
 	odds, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Odd]{Type: "ODD", PartitionKey: id, SortKey: id})
 	noErr(t, err)

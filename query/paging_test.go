@@ -48,8 +48,7 @@ func TestPagingEqualsOnePass(t *testing.T) {
 	client := integrationClient(t)
 	ctx := context.Background()
 
-	auditTable, _ := newAudit(t, "audit")
-	auditTable, events := newAudit(t, tableFor(t, auditTable))
+	auditTable, events := localAudit(t)
 	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	var reqs []keyfirst.WriteRequest
 	for i := range 1000 {
@@ -133,8 +132,7 @@ func TestPagingEqualsOnePass(t *testing.T) {
 func TestAllBreakResumesAfterLastItem(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, _ := newAudit(t, "audit")
-	table, events := newAudit(t, tableFor(t, table))
+	table, events := localAudit(t)
 	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	var reqs []keyfirst.WriteRequest
 	for i := range 100 {

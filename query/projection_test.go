@@ -84,7 +84,13 @@ func newNotebook(t testing.TB, name string) notebook {
 // localNotebook creates the notebook's table in DynamoDB Local.
 func localNotebook(t testing.TB) notebook {
 	t.Helper()
-	return newNotebook(t, tableFor(t, newNotebook(t, "notebook").table))
+	nb := newNotebook(t, "notebook")
+	return nb.in(tableFor(t, nb.table))
+}
+
+// in returns the notebook bound to table, a binding of its description.
+func (nb notebook) in(table *keyfirst.Table) notebook {
+	return notebook{table, keyfirst.Must(nb.notes.In(table)), keyfirst.Must(nb.tags.In(table))}
 }
 
 // Issue 9, item 1: put {ID:1, Rank:5, Notes:"important"}, read it through

@@ -132,8 +132,7 @@ func dateOf(orders []Order, id string) time.Time {
 // key; the items decode each into its own entity type.
 func TestSeedRepoWithIssuesOrStars(t *testing.T) {
 	t.Parallel()
-	client := integrationClient(t)
-	g := newGithub(t, tableFor(t, newGithub(t, "github").table))
+	client, g, _ := localGithub(t)
 	write(t, client, g.table,
 		g.repos.PutRequest(Repo{Name: "keyfirst", Description: "key conditions only"}),
 		g.issues.PutRequest(Issue{Repo: "keyfirst", Number: 1, Title: "first"}),
@@ -207,8 +206,7 @@ func TestSeedRepoWithIssuesOrStars(t *testing.T) {
 func TestSeedAuditEvents(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, _ := newAudit(t, "audit")
-	table, events := newAudit(t, tableFor(t, table))
+	table, events := localAudit(t)
 	at := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -268,8 +266,9 @@ func TestSeedAuditEvents(t *testing.T) {
 func TestSeedMoviesAndActors(t *testing.T) {
 	t.Parallel()
 	client := integrationClient(t)
-	table, _ := newMovies(t, "MoviesAndActors")
-	table, roles := newMovies(t, tableFor(t, table))
+	table, roles := newMovies(t, "MoviesAndActors")
+	table = tableFor(t, table)
+	roles = keyfirst.Must(roles.In(table))
 	var reqs []keyfirst.WriteRequest
 	for _, r := range []Role{
 		{Performer: "tom-hanks", Title: "toy-story", Character: "Woody"},

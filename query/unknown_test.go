@@ -17,8 +17,9 @@ import (
 // localGithub creates the github table in DynamoDB Local for this test.
 func localGithub(t testing.TB) (*dynamodb.Client, github, string) {
 	t.Helper()
-	name := tableFor(t, newGithub(t, "github").table)
-	return integrationClient(t), newGithub(t, name), name
+	g := newGithub(t, "github")
+	g = g.in(tableFor(t, g.table))
+	return integrationClient(t), g, g.table.Name()
 }
 
 // putRaw stores an item that keyfirst did not write: a legacy item.

@@ -77,15 +77,8 @@ var ticketSpec = keyfirst.TableSpec{
 // newTickets returns a tickets table and its Ticket entity, versioned or
 // not (a batch write takes only unversioned entities).
 func newTickets(t testing.TB, versioned bool) (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
-	return ticketsIn(t, "tickets", versioned)
-}
-
-// ticketsIn is newTickets for a table called name.
-func ticketsIn(t testing.TB, name string, versioned bool) (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
 	t.Helper()
-	spec := ticketSpec
-	spec.Name = name
-	table, err := keyfirst.NewTable(spec)
+	table, err := keyfirst.NewTable(ticketSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +225,11 @@ type shop struct {
 	customers *keyfirst.Entity[Customer]
 	orders    *keyfirst.Entity[Order]
 	inventory *keyfirst.Entity[InventoryItem]
+}
+
+// in returns the shop bound to table, a binding of its description.
+func (s shop) in(table *keyfirst.Table) shop {
+	return shop{table, keyfirst.Must(s.customers.In(table)), keyfirst.Must(s.orders.In(table)), keyfirst.Must(s.inventory.In(table))}
 }
 
 func newShop(t testing.TB, name string) shop {

@@ -19,21 +19,21 @@ import (
 // and raw reads of the table and its indexes (the raw SDK, so that what the
 // tests see is what DynamoDB stores).
 
-// liveTable creates a table for spec in DynamoDB Local and returns a client
-// and the table's name.
-func liveTable(t testing.TB, spec keyfirst.TableSpec) (*dynamodb.Client, string) {
+// liveTable creates table's table in DynamoDB Local and returns a client
+// and table's description bound to the name it got.
+func liveTable(t testing.TB, table *keyfirst.Table) (*dynamodb.Client, *keyfirst.Table) {
 	t.Helper()
 	client := integration.Client(t)
-	return client, integration.CreateTable(t, mustTable(t, spec).CreateTableInput())
+	return client, keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
 }
 
 // liveTickets returns a client and a tickets table of its own in DynamoDB
 // Local, with its Ticket entity.
 func liveTickets(t testing.TB, versioned bool) (*dynamodb.Client, *keyfirst.Table, *keyfirst.Entity[Ticket]) {
 	t.Helper()
-	client, name := liveTable(t, ticketSpec)
-	table, tickets := ticketsIn(t, name, versioned)
-	return client, table, tickets
+	table, tickets := newTickets(t, versioned)
+	client, table := liveTable(t, table)
+	return client, table, keyfirst.Must(tickets.In(table))
 }
 
 // queryIndex returns every item of the index whose key matches cond, in the

@@ -23,8 +23,10 @@ import (
 func TestAdminsInOverloadedIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	client, name := liveTable(t, saasSpec)
-	table, orgs, users := newSaaS(t, name)
+	table, orgs, users := newSaaS(t, "saas")
+	client, table := liveTable(t, table)
+	orgs, users = keyfirst.Must(orgs.In(table)), keyfirst.Must(users.In(table))
+	name := table.Name()
 
 	for _, o := range []Organization{{"acme"}, {"globex"}} {
 		if _, err := orgs.Put(ctx, client, o); err != nil {
@@ -123,8 +125,10 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 func TestCustomersOnlyIndexScan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	client, name := liveTable(t, shopSpec)
-	s := newShop(t, name)
+	s := newShop(t, "shop")
+	client, table := liveTable(t, s.table)
+	s = s.in(table)
+	name := table.Name()
 
 	const nCustomers = 60
 	var reqs []keyfirst.WriteRequest

@@ -58,7 +58,8 @@ func init() {
 // ItemSize.
 func TestItemSizeMatchesDynamoDBLocal(t *testing.T) {
 	t.Parallel()
-	client, name := liveTable(t, keyfirst.TableSpec{Name: "sizes", PartitionKey: keyfirst.StringAttr("PK")})
+	client, table := liveTable(t, mustTable(t, keyfirst.TableSpec{Name: "sizes", PartitionKey: keyfirst.StringAttr("PK")}))
+	name := table.Name()
 	ctx := context.Background()
 	n := 0
 	wcu := func(item map[string]types.AttributeValue) float64 {

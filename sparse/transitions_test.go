@@ -259,8 +259,10 @@ func checkTransition(t *testing.T, tl *transitionTable, path writePath, tr trans
 // estimated.
 func TestSeed002ExampleOnDynamoDBLocal(t *testing.T) {
 	t.Parallel()
-	client, name := liveTable(t, seed002Spec)
-	est := mustEstimator(t, mustTable(t, seed002Spec))
+	table := mustTable(t, seed002Spec)
+	client, live := liveTable(t, table)
+	name := live.Name()
+	est := mustEstimator(t, table)
 	item := seed002Item()
 	cost, err := est.Estimate(nil, item)
 	if err != nil {
