@@ -271,7 +271,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 	e = keyfirst.Must(e.In(localBinding(b, e.Table())))
 	name := e.Table().Name()
 	ctx := context.Background()
-	key := must(e.Key(benchValue))
+	key := keyfirst.Must(e.Key(benchValue))
 	rawKey := map[string]types.AttributeValue{
 		"PK": &types.AttributeValueMemberS{Value: "CUST#" + benchValue.Customer},
 		"SK": &types.AttributeValueMemberS{Value: "ORDER#" + benchValue.ID},
@@ -313,12 +313,4 @@ func BenchmarkPutGetLocal(b *testing.B) {
 			}
 		}
 	})
-}
-
-// must is for benchmark set-up, where a failure is a bug in the set-up.
-func must[V any](v V, err error) V {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
