@@ -122,7 +122,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 		// Sort key conditions.
 		{"keys error in the condition", byCustomer.Sort(statusDate.With1("BOGUS").Ge(jul1)), nil, query.ProblemSortKey, keys.ErrNotInEnum},
 		{"anchor condition on a native key", native.Sort(statusDate.At(Cancelled, jul1).Ge()), nil, query.ProblemSortKey, keys.ErrNotNative},
-		{"zero keys.Cond", byCustomer.Sort(keys.Cond{}, nil), nil, query.ProblemSortKey, nil},
+		{"zero keys.Cond", byCustomer.Sort(keys.Cond{}), nil, query.ProblemSortKey, nil},
 		{"zero AttrCond", byCustomer.SortAttr(query.AttrCond{}), nil, query.ProblemSortKey, nil},
 		{"raw condition on the partition key", byCustomer.SortAttr(query.Attr("CustomerId").Eq(query.S("c1"))), nil, query.ProblemSortKey, nil},
 		{"raw condition on a non-key attribute", byCustomer.SortAttr(query.Attr("Pad").Eq(query.S("x"))), nil, query.ProblemSortKey, nil},

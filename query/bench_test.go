@@ -41,7 +41,7 @@ func benchQuery(b *testing.B, s shop) (q query.Query[Order], lo, hi string) {
 	b.Helper()
 	cond := benchCond(b)
 	lo, hi = cond.Values()
-	return query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(cond, nil).Limit(100), lo, hi
+	return query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(cond).Limit(100), lo, hi
 }
 
 // benchCond is the query's sort key condition: CANCELLED in Q3.
@@ -55,7 +55,7 @@ func benchCond(b *testing.B) keys.Cond {
 // onQuery is the same query built from its pattern, as a service builds it
 // per request: the partition key encoded by the pattern.
 func onQuery(s shop, cond keys.Cond) query.Query[Order] {
-	return query.On(s.orders, byStatusDate, "c1").Sort(cond, nil).Limit(100)
+	return query.On(s.orders, byStatusDate, "c1").Sort(cond).Limit(100)
 }
 
 // handInput is the QueryInput written by hand, expression string included.
@@ -265,7 +265,7 @@ func BenchmarkBuild(b *testing.B) {
 		from := micro("2019-07-01T00:00:00").Add(time.Duration(i) * time.Hour)
 		cond, err := statusDate.With1(Cancelled).HalfOpen(from, micro("2019-10-01T00:00:00"))
 		noErr(b, err)
-		others = append(others, q.Sort(cond, nil))
+		others = append(others, q.Sort(cond))
 	}
 	b.Run("keyfirst-new-condition", func(b *testing.B) {
 		b.ReportAllocs()

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -134,18 +135,22 @@ func (q Query[T]) Partition(values ...Value) Query[T] {
 }
 
 // Sort sets the sort key condition to c, built from typed values by the
-// keys package; err is the error of its construction, so that a keys call
-// passes straight in:
+// keys package. errs takes the error of its construction, so that a keys
+// call passes straight in, and a condition already built passes alone:
 //
 //	q.Sort(orderSK.With1(Cancelled).HalfOpen(jul1, oct1))
+//	q.Sort(inQ3)
+//
+// An error among errs is returned by the terminal call, before any
+// request.
 //
 // On a sort key of one attribute, c compares the whole concatenated value
 // (the attribute holds the key as the codec's Encode writes it). On a
 // native multi-attribute sort key, c's native form applies: equality on
 // the leading attributes and one condition on the next, left to right.
 // Sort replaces any previous sort key condition.
-func (q Query[T]) Sort(c keys.Cond, err error) Query[T] {
-	q.sort = sortSpec{kind: sortCond, cond: c, err: err}
+func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
+	q.sort = sortSpec{kind: sortCond, cond: c, err: errors.Join(errs...)}
 	return q
 }
 

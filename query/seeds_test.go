@@ -63,7 +63,7 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 			Sort(placedKey.Range().HalfOpen(jul1, oct1))},
 		// The same, by index name and values encoded by hand: the escape
 		// hatch for an index chosen at run time.
-		{"by name: GSI CustomerId + OrderStatusDate", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(inQ3, nil)},
+		{"by name: GSI CustomerId + OrderStatusDate", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(inQ3)},
 	}
 	for _, qq := range queries {
 		for _, desc := range []bool{false, true} {
