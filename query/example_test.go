@@ -71,9 +71,9 @@ var (
 // exampleOrders is the examples' table and its order entity, which binds
 // every pattern to its fields.
 func exampleOrders() *keyfirst.Entity[ShopOrder] {
-	table := keys.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: exOrderByID,
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: exOrderByID,
 		GSIs: []keyfirst.Index{exByStatusDate.Index(), exByStatusThenDate.Index()}}))
-	return keys.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
+	return keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{
 			exOrderByID.Fields("Customer", "ID"),
