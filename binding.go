@@ -87,8 +87,8 @@ type boundKey[T any] struct {
 	get   func(v *T, out []types.AttributeValue) (ok bool, err error)
 	// same identifies the value of each attribute (its encoding and its
 	// fields), so that two patterns that store the same attribute the same
-	// way (an inverted index, an LSI's partition key) share it; "" for a
-	// value computed by a function.
+	// way (an inverted index, an LSI's partition key) share it; the zero
+	// sameValue for a value computed by a function.
 	same []sameValue
 	// field marks the attributes that are a field of T itself.
 	field []bool
