@@ -15,9 +15,10 @@ import (
 type Inner struct{ Region string }
 
 type specItem struct {
-	ID     string
-	Kind   kind
-	Count  int
+	ID    string
+	Kind  kind
+	Count int
+	//lint:ignore U1000 an unexported field, only named: New must refuse to hash it
 	hidden string
 	*Inner
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/integration"
 	"github.com/keyfirst/keyfirst/shard"
 )
 
@@ -17,9 +16,7 @@ import (
 // order on its region's shard.
 func TestCreateOrderSetsShard(t *testing.T) {
 	t.Parallel()
-	s := localShop(t)
-	ctx, cancel := integration.Context(t)
-	defer cancel()
+	s, ctx := localShop(t)
 	var stored []Order
 	for i := 1; i <= 15; i++ {
 		status := open
@@ -51,9 +48,7 @@ func TestCreateOrderSetsShard(t *testing.T) {
 // same shard; rewriting an open order (another customer) keeps its shard.
 func TestCloseOrderRemovesShard(t *testing.T) {
 	t.Parallel()
-	s := localShop(t)
-	ctx, cancel := integration.Context(t)
-	defer cancel()
+	s, ctx := localShop(t)
 	stored := []Order{
 		order("o-0001", open, "2026-06-01T10:00:00Z"),
 		order("o-0002", open, "2026-06-02T10:00:00Z"),
@@ -99,9 +94,7 @@ func TestCloseOrderRemovesShard(t *testing.T) {
 // BatchWrite's puts set and remove the sharded attributes as Put does.
 func TestBatchWriteShards(t *testing.T) {
 	t.Parallel()
-	s := localShop(t)
-	ctx, cancel := integration.Context(t)
-	defer cancel()
+	s, ctx := localShop(t)
 	var stored []Order
 	var reqs []keyfirst.WriteRequest
 	for i := range 40 {
@@ -185,9 +178,7 @@ func TestNoShardRefusedBeforeAnyRequest(t *testing.T) {
 // write, and the stored order keeps its shard.
 func TestModifyToNoShardKeepsStoredItem(t *testing.T) {
 	t.Parallel()
-	s := localShop(t)
-	ctx, cancel := integration.Context(t)
-	defer cancel()
+	s, ctx := localShop(t)
 	o := order("o-0001", open, "2026-06-01T10:00:00Z")
 	if _, err := s.byCustomer.Put(ctx, s.client, o); err != nil {
 		t.Fatal(err)
