@@ -51,15 +51,28 @@ func (p Pattern[P, S]) Fields(fields ...string) Binding {
 // the table's primary key must always have a value). The values are
 // encoded by p's sides, as a query of p encodes its own.
 func Func[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool)) Binding {
+	if f == nil {
+		return FuncE[T](p, nil)
+	}
+	return FuncE(p, func(v T) (P, S, bool, error) {
+		pk, sk, ok := f(v)
+		return pk, sk, ok, nil
+	})
+}
+
+// FuncE is [Func] for a function that can fail: an error it returns fails
+// the write before any request, as an [*ItemError] ([ItemDerive]) that
+// wraps it.
+func FuncE[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool, err error)) Binding {
 	b := Binding{p: p.p, t: reflect.TypeFor[T](), nilFn: f == nil}
 	if f == nil || p.p == nil {
 		return b
 	}
 	npk := len(p.p.pk.attrs)
 	b.fn = func(v *T, out []types.AttributeValue) (bool, error) {
-		pv, sv, ok := f(*v)
-		if !ok {
-			return false, nil
+		pv, sv, ok, err := f(*v)
+		if !ok || err != nil {
+			return ok, err
 		}
 		if err := p.pk.enc(pv, out[:npk]); err != nil {
 			return true, err

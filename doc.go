@@ -9,8 +9,9 @@
 //
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
-//	txn, shard    planned, not yet written: typed transactions;
-//	              write-sharded GSIs and fan-out reads
+//	txn, shard    typed transactions (planned, not yet written);
+//	              write-sharded GSIs (declaration and write path; the
+//	              fan-out reader is not yet written)
 //	query, sparse key-condition-only reads; sparse index membership rules
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -29,9 +30,11 @@
 // [github.com/keyfirst/keyfirst/query] reads item collections with key
 // conditions only, exact limits and resumable cursors.
 // [github.com/keyfirst/keyfirst/sparse] decides at write time whether an
-// item belongs to a sparse index. [github.com/keyfirst/keyfirst/shard] and
-// [github.com/keyfirst/keyfirst/txn] are planned to build on those; today
-// they hold only their package documentation, and nothing tests them.
+// item belongs to a sparse index. [github.com/keyfirst/keyfirst/shard]
+// declares write-sharded GSIs (OPEN#0 .. OPEN#N-1) and writes them through
+// the entity's bindings; its fan-out reader is not yet written.
+// [github.com/keyfirst/keyfirst/txn] is planned; today it holds only its
+// package documentation, and nothing tests it.
 // [github.com/keyfirst/keyfirst/integration] imports only the standard
 // library and the AWS SDK, and starts containers with the docker CLI;
 // nothing in the library imports it, so a module that imports keyfirst
@@ -78,7 +81,7 @@
 // [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
 // its indexes from theirs ([Pattern.Index]); an entity binds the patterns
 // it is written under to fields of T ([Pattern.Fields]), to a function
-// ([Func]) or, for a sparse index, to either under a condition ([If]); the
+// ([Func], or [FuncE] when it can fail) or, for a sparse index, to either under a condition ([If]); the
 // query package reads a pattern with typed values (query.On), encoded by
 // the same code that wrote them, and refuses a sort condition built from
 // another key definition. Index names and attributes are checked once,

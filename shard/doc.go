@@ -1,5 +1,93 @@
-// Package shard will write-shard low-cardinality GSI partition keys
-// ("OPEN#0" ... "OPEN#9", with the shard count derived from the peak write
-// rate) and read them back with a parallel fan-out that queries every shard
-// and merges the results in sort order, so that it behaves like one query.
+// Package shard declares write-sharded global secondary indexes: an index
+// whose partition key has few values (a status such as OPEN) split into
+// shards, OPEN#0 .. OPEN#<N-1>, so that its writes spread over N
+// partitions instead of one.
+//
+// # When to shard
+//
+// Every write of an item that an index holds is also a write on the index,
+// on the partition of the item's index partition key. A partition takes
+// about 1,000 WCU/s safely (about 3,000 at most); beyond that DynamoDB
+// throttles the index, and, through back-pressure, the writes to the base
+// table, with the reason IndexWriteKeyRangeThroughputExceeded, which names
+// the index. A GSI keyed on a status puts every open item in one
+// partition: it needs sharding once the peak write rate on that partition
+// nears the ceiling. Below it, one partition ("OPEN", a sparse index of the
+// sparse package or [github.com/keyfirst/keyfirst.If]) reads with one
+// query and is the better design.
+//
+// # How many shards
+//
+// [Count] gives ceil(peak WCU/s / 800), 800 leaving a margin under the
+// safe 1,000. Seed 002: 2,000 writes/s of items under 1 KB is 2,000 WCU/s
+// on the index, 2,000 / 800 = 2.5, so 3 shards. Size on the index's write
+// units, not on writes: an index write costs ceil(projected size / 1 KB)
+// units, so 2,000 writes/s of items of 2.5 KB on an index that projects ALL
+// is 6,000 WCU/s and needs 8 shards ([CountForItems]). Too few shards leave
+// the partition hot; too many add one query per shard to every read. The
+// count is bounded by [MaxShards] (100; see its doc for why).
+//
+// # Declaring a sharded index
+//
+// The index is an access pattern ([keyfirst.OnIndex]) whose partition side
+// is one [keyfirst.Str] attribute; [New] adds how items spread over the
+// shards ([Spec]), and the entity takes [Index.Binding] among its keys:
+//
+//	var openByDate = keyfirst.OnIndex("OpenOrders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+//	var openOrders = keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
+//		Base:   "OPEN",
+//		Shards: shard.Count(2000), // 3
+//		Field:  "ID",
+//		Sort:   func(o Order) string { return o.Date },
+//		When:   func(o Order) bool { return o.Status == "OPEN" },
+//	}))
+//	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+//		Keys: []keyfirst.Binding{orderByID.Fields("ID"), openOrders.Binding()},
+//	})
+//
+// The binding is the root package's one write mechanism
+// ([keyfirst.FuncE], under [keyfirst.If] when Spec.When is set), so every
+// write path (Put, Replace, Modify, the puts of BatchWrite) SETs
+// open_status_shard = "OPEN#<n>" and the sort key while the order is open
+// and REMOVEs them in the write that closes it (seed 002's create_order and
+// close_order), with no write-path code of its own to forget. Without When
+// every item is in the index. Both key attributes of the index are derived
+// (the partition from the shard, the sort key from Spec.Sort), so neither
+// can be the attribute of a field of T: name the sort attribute apart from
+// T's (order_date for a field stored as "date"); the item then holds the
+// date twice. [keyfirst.NewEntity] refuses a collision. Only a global
+// secondary index can be sharded: a local one shares the table's partition
+// key.
+//
+// # Which shard: the frozen hash
+//
+// By default (Spec.Field) an item's shard is computed from one of its
+// fields, its id: a rewrite of the same item lands on the same shard (no
+// extra index writes), and a point read can compute where it is. The
+// function is frozen and seedless, so that any program in any language
+// finds the same shard:
+//
+//	shard = FNV-1a-32(UTF-8 bytes of the field) mod Shards
+//
+// FNV-1a 32: h = 2166136261; for each byte b: h = (h XOR b) * 16777619 mod
+// 2^32; the modulo is taken on the unsigned 32-bit h. The partition value
+// is Base, '#' and the shard number in decimal without padding: OPEN#0 ..
+// OPEN#9. [Hash] computes h; [Index.Shard] gives an item's shard. An empty
+// field on an item that belongs to the index would put every such item on
+// one shard: it fails the write before any request ([PickEmptyField]).
+//
+// Spec.Pick replaces the hash with the caller's function (a tenant's
+// dedicated shard, say); its result is checked on every write. There is
+// deliberately no random suffix: a shard re-drawn on every write moves the
+// item between partitions at each update, which costs two index writes (a
+// delete and an insert) instead of one and makes a point read impossible.
+//
+// # Reading
+//
+// A sharded index is read by querying every partition [Index.Partitions]
+// returns and merging the results by the sort key. The fan-out reader that
+// does this as one query (exact Limit, one cursor, concurrency bound) is
+// not written yet: until it is, this package offers the declaration and
+// the write path only, and a read is the caller's query of each partition
+// with the query package (query.On(orders, openByDate, "OPEN#1")).
 package shard

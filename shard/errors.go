@@ -1,0 +1,106 @@
+package shard
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/keyfirst/keyfirst/internal/errfmt"
+)
+
+// The sentinel errors of the package. Match them with [errors.Is]; the typed
+// errors that wrap them carry the facts and are matched with [errors.As].
+var (
+	// ErrInvalidSpec: [New] refused the declaration of a sharded index
+	// (see [SpecError]), before anything was written.
+	ErrInvalidSpec = errors.New("shard: invalid sharded index")
+	// ErrNoShard: an item that belongs to the sharded index has no valid
+	// shard (see [PickError]). A write fails with it before any request,
+	// inside a [github.com/keyfirst/keyfirst.ItemError]
+	// ([github.com/keyfirst/keyfirst.ItemDerive]).
+	ErrNoShard = errors.New("shard: no shard for the item")
+)
+
+// SpecProblem says which requirement a [Spec] or its pattern breaks.
+type SpecProblem uint8
+
+// The problems of [SpecError].
+const (
+	SpecPattern SpecProblem = iota + 1 // the pattern carries an error, is the table's key, or its partition side is not one Str attribute
+	SpecBase                           // Base is empty, holds '#', is not valid UTF-8 or makes too long a key
+	SpecShards                         // Shards is below 1 or above MaxShards
+	SpecChoice                         // both or neither of Field and Pick
+	SpecField                          // Field is not an exported string-kind field of T reachable without a pointer
+	SpecSort                           // Sort is nil on an index that has a sort key
+)
+
+var specProblemText = map[SpecProblem]string{
+	SpecPattern: "pattern not shardable",
+	SpecBase:    "invalid base",
+	SpecShards:  "shard count out of range",
+	SpecChoice:  "both or neither of Field and Pick",
+	SpecField:   "invalid hash field",
+	SpecSort:    "no sort key function",
+}
+
+// String describes the problem.
+func (p SpecProblem) String() string { return errfmt.ProblemText(specProblemText, p) }
+
+// SpecError reports a sharded index that [New] refused: which index,
+// what is wrong and what to do instead. It wraps [ErrInvalidSpec] and, when
+// there is one, the cause (the pattern's
+// [github.com/keyfirst/keyfirst.PatternError]).
+type SpecError struct {
+	Index   string      // the pattern's index
+	Field   string      // the hash field concerned, if any
+	Problem SpecProblem // what is wrong
+	Detail  string      // the facts, and what to do instead
+	Err     error       // the cause, if any
+}
+
+func (e *SpecError) Error() string {
+	return errfmt.Describe(ErrInvalidSpec, e.Problem.String(), errfmt.Detail(e.Detail, e.Err), "index", e.Index, "field", e.Field)
+}
+
+// Unwrap returns [ErrInvalidSpec] and the cause.
+func (e *SpecError) Unwrap() []error { return errfmt.Causes(ErrInvalidSpec, e.Err) }
+
+// PickProblem says why an item has no valid shard.
+type PickProblem uint8
+
+// The problems of [PickError].
+const (
+	PickEmptyField  PickProblem = iota + 1 // the hash field is empty: every item would land on one shard
+	PickInvalidUTF8                        // the hash field is not valid UTF-8, so its hash is not defined
+	PickOutOfRange                         // Spec.Pick returned a shard outside 0..Shards-1
+)
+
+var pickProblemText = map[PickProblem]string{
+	PickEmptyField:  "empty hash field",
+	PickInvalidUTF8: "hash field not valid UTF-8",
+	PickOutOfRange:  "shard out of range",
+}
+
+// String describes the problem.
+func (p PickProblem) String() string { return errfmt.ProblemText(pickProblemText, p) }
+
+// PickError reports an item that belongs to a sharded index but has no
+// valid shard. It wraps [ErrNoShard]. A write returns it inside a
+// [github.com/keyfirst/keyfirst.ItemError] before any request.
+type PickError struct {
+	Index   string      // the pattern's index
+	Field   string      // the hash field, "" for a Pick function
+	Problem PickProblem // what is wrong
+	Shard   int         // the shard Pick returned (PickOutOfRange)
+	Shards  int         // the index's shard count
+}
+
+func (e *PickError) Error() string {
+	detail := ""
+	if e.Problem == PickOutOfRange {
+		detail = "Pick returned " + strconv.Itoa(e.Shard) + ", the shards are 0.." + strconv.Itoa(e.Shards-1)
+	}
+	return errfmt.Describe(ErrNoShard, e.Problem.String(), detail, "index", e.Index, "field", e.Field)
+}
+
+// Unwrap returns [ErrNoShard].
+func (e *PickError) Unwrap() error { return ErrNoShard }

@@ -1,0 +1,213 @@
+package shard
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// MaxShards is the largest shard count [New] accepts. At the 800 WCU/s a
+// shard is sized for ([Count]), 100 shards absorb 80,000 WCU/s on one
+// index: twice the default per-table write quota of an on-demand table
+// (40,000 WCU/s), so a count above it sizes for a rate the table cannot
+// take without a quota increase. And every read of a sharded index sends
+// at least one query per shard: 100 shards make every page of a read cost
+// at least 100 requests and their round trips. A workload beyond that
+// needs an index key of real cardinality, not more shards.
+const MaxShards = 100
+
+// maxPartitionBytes is DynamoDB's limit on a partition key value.
+const maxPartitionBytes = 2048
+
+// Spec declares how the items of T are spread over the shards of an index
+// and what they store in it. Set exactly one of Field and Pick.
+type Spec[T, S any] struct {
+	// Base is the partition value the shard number suffixes: OPEN gives
+	// OPEN#0 .. OPEN#<Shards-1>. It is not empty, holds no '#' and is
+	// valid UTF-8.
+	Base string
+	// Shards is the number of shards, 1 to [MaxShards]; see [Count] and
+	// [CountForItems].
+	Shards int
+	// Field is the Go name of a field of T of string kind (a string or a
+	// named string type, exported, not behind an embedded pointer) whose
+	// [Hash] picks the shard: Hash(field) mod Shards. Choose a field that
+	// identifies the item and never changes (its id): a rewrite of the
+	// same item then lands on the same shard, costing no extra index
+	// writes, and a point read computes where it is. An empty value on an
+	// item that belongs to the index fails the write ([PickEmptyField]).
+	Field string
+	// Pick is the caller's choice of shard instead of Field: it must
+	// return 0..Shards-1 (checked on every write, [PickOutOfRange]) and
+	// the same shard for every write of the same item, or each write that
+	// moves it costs two index writes (a delete and an insert).
+	Pick func(T) int
+	// Sort returns the index's sort key value of an item, encoded by the
+	// pattern's sort side. It may be nil only when the index has no sort
+	// key.
+	Sort func(T) S
+	// When reports whether an item belongs to the index; nil means every
+	// item does. An item for which it reports false has the index's
+	// attributes removed on every write path: a sparse sharded index.
+	When func(T) bool
+}
+
+// Index is a write-sharded secondary index, declared once (usually at
+// package level) with [New] and bound to an entity with [Index.Binding].
+// It is immutable and safe for concurrent use.
+type Index[T, S any] struct {
+	p       keyfirst.Pattern[string, S]
+	field   string
+	index   []int // the field's index path in T, for reflect
+	pick    func(T) int
+	sort    func(T) S
+	parts   []string
+	binding keyfirst.Binding
+}
+
+// New declares a sharded index: p is the index's pattern ([keyfirst.OnIndex]
+// of a global secondary index), whose partition side is one
+// [keyfirst.Str] attribute, which holds <Base>#<n> (n in decimal without
+// padding, 0 to Shards-1); spec says how an item picks its shard and what
+// it stores. A pattern or spec that cannot work is refused with a
+// [*SpecError] wrapping [ErrInvalidSpec], before anything is written.
+func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S], error) {
+	x := &Index[T, S]{p: p, field: spec.Field, pick: spec.Pick, sort: spec.Sort}
+	name := p.IndexName()
+	fail := func(problem SpecProblem, detail string, err error) (*Index[T, S], error) {
+		return nil, &SpecError{Index: name, Field: spec.Field, Problem: problem, Detail: detail, Err: err}
+	}
+	if err := p.Err(); err != nil {
+		return fail(SpecPattern, "", err)
+	}
+	if name == "" {
+		return fail(SpecPattern, "the table's primary key cannot be sharded: declare the index with keyfirst.OnIndex", nil)
+	}
+	ix := p.Index()
+	if len(ix.PartitionKey) != 1 || ix.PartitionKey[0].Type != types.ScalarAttributeTypeS {
+		return fail(SpecPattern, fmt.Sprintf("pattern %s: the partition key must be one string attribute (keyfirst.Str)", p), nil)
+	}
+	switch {
+	case spec.Base == "":
+		return fail(SpecBase, "an empty base: name the partition the shards split (OPEN)", nil)
+	case strings.Contains(spec.Base, "#"):
+		return fail(SpecBase, fmt.Sprintf("base %q holds '#', the separator of the shard number", spec.Base), nil)
+	case !utf8.ValidString(spec.Base):
+		return fail(SpecBase, fmt.Sprintf("base %q is not valid UTF-8", spec.Base), nil)
+	case spec.Shards < 1 || spec.Shards > MaxShards:
+		return fail(SpecShards, fmt.Sprintf("%d shards, the range is 1 to %d (see shard.Count)", spec.Shards, MaxShards), nil)
+	case len(spec.Base)+1+len(strconv.Itoa(spec.Shards-1)) > maxPartitionBytes:
+		return fail(SpecBase, fmt.Sprintf("a base of %d bytes makes partition values longer than DynamoDB's %d", len(spec.Base), maxPartitionBytes), nil)
+	case (spec.Field == "") == (spec.Pick == nil):
+		return fail(SpecChoice, "set exactly one: Field (the default, a hash of the item's id) or Pick", nil)
+	case spec.Sort == nil && len(ix.SortKey) > 0:
+		return fail(SpecSort, fmt.Sprintf("pattern %s has a sort key: Sort returns an item's value of it", p), nil)
+	}
+	if spec.Field != "" {
+		index, err := stringField(reflect.TypeFor[T](), spec.Field)
+		if err != nil {
+			return fail(SpecField, err.Error(), nil)
+		}
+		x.index = index
+	}
+	x.parts = make([]string, spec.Shards)
+	for n := range x.parts {
+		x.parts[n] = spec.Base + "#" + strconv.Itoa(n)
+		// The partition side must store the value as it is (a Str),
+		// not through a keys definition that would prefix or refuse it.
+		av, err := p.PartitionValues(x.parts[n])
+		if err != nil {
+			return fail(SpecPattern, "", err)
+		}
+		if s, ok := av[0].(*types.AttributeValueMemberS); !ok || s.Value != x.parts[n] {
+			return fail(SpecPattern, fmt.Sprintf("pattern %s stores partition %s as another value: its partition side must be keyfirst.Str", p, x.parts[n]), nil)
+		}
+	}
+	b := keyfirst.FuncE(p, x.derive)
+	if spec.When != nil {
+		b = keyfirst.If(b, spec.When)
+	}
+	x.binding = b
+	return x, nil
+}
+
+// stringField finds the exported field called name of struct type t, of
+// string kind and not behind an embedded pointer, and returns its index
+// path.
+func stringField(t reflect.Type, name string) ([]int, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%s is not a struct: use Pick", t)
+	}
+	f, ok := t.FieldByName(name)
+	switch {
+	case !ok || !f.IsExported():
+		return nil, fmt.Errorf("%s has no exported field %s", t, name)
+	case f.Type.Kind() != reflect.String:
+		return nil, fmt.Errorf("field %s of %s is %s, not of string kind: use Pick to shard on another type", name, t, f.Type)
+	}
+	cur := t
+	for _, i := range f.Index[:len(f.Index)-1] {
+		sf := cur.Field(i)
+		if sf.Type.Kind() != reflect.Struct {
+			return nil, fmt.Errorf("field %s of %s is behind the embedded pointer %s: move it to T or embed the struct by value", name, t, sf.Name)
+		}
+		cur = sf.Type
+	}
+	return f.Index, nil
+}
+
+// derive is the binding's function: the item's partition (its shard's)
+// and sort key values, or the error that leaves it without a shard.
+func (x *Index[T, S]) derive(v T) (string, S, bool, error) {
+	var sk S
+	n, err := x.Shard(v)
+	if err != nil {
+		return "", sk, false, err
+	}
+	if x.sort != nil {
+		sk = x.sort(v)
+	}
+	return x.parts[n], sk, true, nil
+}
+
+// Binding returns the index's binding for [keyfirst.EntitySpec.Keys]. It
+// plugs into the root package's one write mechanism, so every write path
+// (Put, Replace, Modify, the puts of BatchWrite) SETs the index's
+// attributes (<Base>#<shard> and the sort key) when the item belongs to
+// the index, REMOVEs them when it does not (Spec.When), and fails before
+// any request, with a [keyfirst.ItemError] ([keyfirst.ItemDerive])
+// wrapping a [*PickError], when an item that belongs has no valid shard.
+func (x *Index[T, S]) Binding() keyfirst.Binding { return x.binding }
+
+// Shard returns the shard item v is written to while it belongs to the
+// index (Spec.When is not consulted): [Hash] of its Field mod Shards, or
+// what Pick returns. An empty or invalid field, or a Pick result out of
+// range, is a [*PickError].
+func (x *Index[T, S]) Shard(v T) (int, error) {
+	if x.pick != nil {
+		n := x.pick(v)
+		if n < 0 || n >= len(x.parts) {
+			return 0, &PickError{Index: x.p.IndexName(), Problem: PickOutOfRange, Shard: n, Shards: len(x.parts)}
+		}
+		return n, nil
+	}
+	n, problem := hashShard(reflect.ValueOf(v).FieldByIndex(x.index).String(), len(x.parts))
+	if problem != 0 {
+		return 0, &PickError{Index: x.p.IndexName(), Field: x.field, Problem: problem, Shards: len(x.parts)}
+	}
+	return n, nil
+}
+
+// Partitions returns the index's partition values, one per shard, in
+// shard order: <Base>#0 .. <Base>#<Shards-1>. The slice is the caller's.
+func (x *Index[T, S]) Partitions() []string { return slices.Clone(x.parts) }
+
+// Pattern returns the index's access pattern, as given to [New].
+func (x *Index[T, S]) Pattern() keyfirst.Pattern[string, S] { return x.p }
