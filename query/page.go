@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -21,7 +22,33 @@ type Page[T any] struct {
 	Next Cursor
 	// Capacity is the capacity the page's requests consumed.
 	Capacity keyfirst.Capacity
+
+	// raw holds the items of Items as DynamoDB returned them (the SDK's
+	// maps, not copied), and plan the query that read them, for Key and
+	// CursorAfter.
+	raw  []item
+	plan *plan
 }
+
+// Key returns the key attributes of Items[i] as DynamoDB returned them:
+// the table's key attributes and the index's, in a new map that is the
+// caller's (the values are shared and must not be changed). A merge of
+// several queries orders their items by it. It panics if i is out of
+// range, as Items[i] does.
+func (p Page[T]) Key(i int) map[string]types.AttributeValue {
+	it := p.raw[i]
+	key := make(map[string]types.AttributeValue, len(p.plan.keyAttrs))
+	for _, a := range p.plan.keyAttrs {
+		key[a.Name] = it[a.Name]
+	}
+	return key
+}
+
+// CursorAfter returns the cursor that resumes the page's query exactly
+// after Items[i], as Next resumes after the last item: a merge that
+// consumed the page up to Items[i] resumes there. It panics if i is out of
+// range, as Items[i] does.
+func (p Page[T]) CursorAfter(i int) (Cursor, error) { return p.plan.cursorAt(p.raw[i]) }
 
 // Page reads one page: with [Query.Limit] n, exactly min(n, remaining
 // items) items, over as many requests as that takes and no more; without
@@ -36,6 +63,7 @@ type Page[T any] struct {
 func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
 	var page Page[T]
 	p, err := q.plan(optFns)
+	page.plan = p
 	if err == nil {
 		err = p.checkClient(client == nil)
 	}
@@ -53,10 +81,12 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 				v, err := q.src.decodeItem(it, p.typed)
 				if err != nil {
 					decodeErr = p.decodeError("Query", it, err, true)
+					page.raw = keepRaw(page.raw, items[:i])
 					return i, true
 				}
 				page.Items = append(page.Items, v)
 			}
+			page.raw = keepRaw(page.raw, items)
 			return len(items), false
 		})
 	if err == nil {
@@ -79,4 +109,29 @@ func (p *plan) checkClient(isNil bool) error {
 		return &Error{Table: p.table, Index: p.index, Problem: ProblemClient, Detail: "pass a *dynamodb.Client or another implementation"}
 	}
 	return nil
+}
+
+// keepRaw adds the raw items of one response to those of the page: the
+// first response's slice itself (clipped, so that a later append copies
+// rather than writes into the SDK's array), the others appended.
+func keepRaw(raw, items []item) []item {
+	if raw == nil {
+		return slices.Clip(items)
+	}
+	return append(raw, items...)
+}
+
+// Fingerprint checks the query as its terminal calls do (its first problem
+// is an [*Error], and no request is sent) and returns what binds its
+// cursors: a digest of the table, the index, the names of the partition
+// key attributes, the sort key condition and the direction. It does not
+// depend on the partition key values, so the queries of several
+// partitions of one index with one condition share it: a reader that
+// merges them binds its own cursors to it.
+func (q Query[T]) Fingerprint(optFns ...func(*Options)) (string, error) {
+	p, err := q.plan(optFns)
+	if err != nil {
+		return "", err
+	}
+	return p.bind, nil
 }

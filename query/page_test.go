@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -118,5 +119,51 @@ func TestPageMixed(t *testing.T) {
 	}
 	if o, ok := page.Items[1].(Order); !ok || o.ID != "o1" {
 		t.Fatalf("%T %+v", page.Items[1], page.Items[1])
+	}
+}
+
+// Key and CursorAfter expose, for each item of a page gathered over two
+// responses, its key attributes and the cursor after it: resuming from
+// CursorAfter(i) starts the next request at item i's key, and Fingerprint
+// is the same for two partitions of one query.
+func TestPageKeyAndCursorAfter(t *testing.T) {
+	s := newShop(t, "shop")
+	its := threeOrders(t, s)
+	c := &scripted{outs: []*dynamodb.QueryOutput{
+		{Items: its[:1], LastEvaluatedKey: keyOf(its[0])},
+		{Items: its[1:3], LastEvaluatedKey: keyOf(its[2])},
+	}}
+	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	page, err := q.Limit(3).Page(context.Background(), c)
+	noErr(t, err)
+	for i := range page.Items {
+		key := page.Key(i)
+		if want := keyOf(its[i]); !reflect.DeepEqual(key, want) {
+			t.Errorf("Key(%d) = %v, want %v", i, key, want)
+		}
+		after, err := page.CursorAfter(i)
+		noErr(t, err)
+		c2 := &scripted{outs: []*dynamodb.QueryOutput{{}}}
+		_, err = q.After(after).Page(context.Background(), c2)
+		noErr(t, err)
+		if got := c2.ins[0].ExclusiveStartKey; !reflect.DeepEqual(got, keyOf(its[i])) {
+			t.Errorf("after CursorAfter(%d) the request starts at %v, want %v", i, got, keyOf(its[i]))
+		}
+	}
+	if page.Next == "" {
+		t.Fatal("no Next")
+	}
+	if last, _ := page.CursorAfter(2); last != page.Next {
+		t.Errorf("CursorAfter(last) = %q, Next = %q", last, page.Next)
+	}
+	f1, err1 := q.Fingerprint()
+	f2, err2 := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c2"))).Fingerprint()
+	f3, err3 := q.Desc().Fingerprint()
+	noErr(t, errors.Join(err1, err2, err3))
+	if f1 != f2 || f1 == f3 {
+		t.Errorf("fingerprints c1 %q, c2 %q, c1 desc %q: want the same across partitions, another for another direction", f1, f2, f3)
+	}
+	if _, err := q.Limit(0).Fingerprint(); !errors.Is(err, query.ErrInvalidQuery) {
+		t.Errorf("Fingerprint of Limit(0): %v, want ErrInvalidQuery", err)
 	}
 }
