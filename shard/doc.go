@@ -84,10 +84,34 @@
 //
 // # Reading
 //
-// A sharded index is read by querying every partition [Index.Partitions]
-// returns and merging the results by the sort key. The fan-out reader that
-// does this as one query (exact Limit, one cursor, concurrency bound) is
-// not written yet: until it is, this package offers the declaration and
-// the write path only, and a read is the caller's query of each partition
-// with the query package (query.On(orders, openByDate, "OPEN#1")).
+// [Query] reads a sharded index as one query, with the query package's
+// grammar (Sort, SortAttr, Desc, Limit, After; Page, All, Collect): every
+// partition [Index.ReadPartitions] returns is queried with query.On and
+// the same condition and direction, concurrently ([Reader.Concurrency]),
+// and the results are merged by the index's sort key; items are yielded
+// as soon as every shard that can still hold items has one buffered.
+// Limit n returns exactly the first n items of the merged order. A page
+// ends with one [Cursor] holding every shard's position. An error in one
+// shard fails the read with a [*ShardError] naming the shard; breaking
+// out of All, cancelling the context or an error stops every shard query
+// before the call returns. [Cost] reports the requests, items read and
+// capacity of each shard and in total.
+//
+// Fetching: by default each shard is first asked for ceil(Limit/shards)+1
+// items, and a shard whose buffer runs out while the merge still needs
+// items is asked again (twice its last request, up to the items
+// missing); [Reader.LatencyFirst] asks every shard for Limit items at
+// once. Without Limit, each shard query reads one DynamoDB page at a
+// time.
+//
+// Equal sort values: DynamoDB orders the items of one partition that share
+// the index's key by an internal hash of their table key, not by the
+// key's bytes, so the merge cannot reproduce one partition's order inside
+// a run of equal sort values; it yields such a run shard by shard, each
+// shard in DynamoDB's order: a stable order, which cursors resume
+// exactly.
+//
+// Changing the shard count: set Spec.Shards to the new count and
+// Spec.PreviousShards to the old one; writes use the new count at once
+// and reads cover both. Cursors do not cross the change.
 package shard

@@ -104,3 +104,69 @@ func (e *PickError) Error() string {
 
 // Unwrap returns [ErrNoShard].
 func (e *PickError) Unwrap() error { return ErrNoShard }
+
+// ErrInvalidRead: a read of a sharded index ([Reader]) was refused before
+// any request (see [ReadError]).
+var ErrInvalidRead = errors.New("shard: invalid read")
+
+// ReadProblem says what is wrong with a [Reader].
+type ReadProblem uint8
+
+// The problems of [ReadError].
+const (
+	ReadSource      ReadProblem = iota + 1 // no index (shard.Query with nil)
+	ReadClient                             // a nil client
+	ReadLimit                              // Limit is not positive
+	ReadConcurrency                        // Concurrency is not positive
+	ReadQuery                              // the shard query is refused by the query package (condition, pattern, options)
+	ReadCursor                             // the cursor is malformed, changed or another read's
+)
+
+var readProblemText = map[ReadProblem]string{
+	ReadSource:      "no index",
+	ReadClient:      "no client",
+	ReadLimit:       "invalid limit",
+	ReadConcurrency: "invalid concurrency",
+	ReadQuery:       "invalid shard query",
+	ReadCursor:      "invalid cursor",
+}
+
+// String describes the problem.
+func (p ReadProblem) String() string { return errfmt.ProblemText(readProblemText, p) }
+
+// ReadError reports a read of a sharded index refused before any request.
+// It wraps [ErrInvalidRead] and the cause: the query package's
+// [*query.Error] for a shard query it refuses, or its ErrCursor sentinel
+// for a cursor.
+type ReadError struct {
+	Index   string
+	Problem ReadProblem
+	Detail  string
+	Err     error
+}
+
+func (e *ReadError) Error() string {
+	return errfmt.Describe(ErrInvalidRead, e.Problem.String(), errfmt.Detail(e.Detail, e.Err), "index", e.Index)
+}
+
+// Unwrap returns [ErrInvalidRead] and the cause.
+func (e *ReadError) Unwrap() []error { return errfmt.Causes(ErrInvalidRead, e.Err) }
+
+// ShardError reports a read of a sharded index that failed in one shard:
+// the merge stopped, every shard query ended, and no partial merge is
+// returned as complete. Err is the query package's error (a
+// *query.RequestError wrapping the SDK's or the context's, a
+// *query.DecodeError, or a *query.Error for the shard's position in a
+// cursor).
+type ShardError struct {
+	Shard     int
+	Partition string
+	Err       error
+}
+
+func (e *ShardError) Error() string {
+	return "shard: shard " + strconv.Itoa(e.Shard) + " (" + e.Partition + "): " + e.Err.Error()
+}
+
+// Unwrap returns the shard's error.
+func (e *ShardError) Unwrap() error { return e.Err }

@@ -53,6 +53,13 @@ type Spec[T, S any] struct {
 	// pattern's sort side. It may be nil only when the index has no sort
 	// key.
 	Sort func(T) S
+	// PreviousShards is the shard count before a change of Shards, while
+	// items may still be on shards of the old count: 0 (no change under
+	// way) or 1 to [MaxShards]. Writes use Shards at once; reads
+	// ([Query]) cover max(Shards, PreviousShards) shards, every shard
+	// that can still hold items, until [Index.Reshard] has moved them;
+	// then remove it.
+	PreviousShards int
 	// When reports whether an item belongs to the index; nil means every
 	// item does. An item for which it reports false has the index's
 	// attributes removed on every write path: a sparse sharded index.
@@ -68,7 +75,8 @@ type Index[T, S any] struct {
 	index   []int // the field's index path in T, for reflect
 	pick    func(T) int
 	sort    func(T) S
-	parts   []string
+	parts   []string // written: Shards
+	read    []string // read: max(Shards, PreviousShards)
 	binding keyfirst.Binding
 }
 
@@ -103,7 +111,9 @@ func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S]
 		return fail(SpecBase, fmt.Sprintf("base %q is not valid UTF-8", spec.Base), nil)
 	case spec.Shards < 1 || spec.Shards > MaxShards:
 		return fail(SpecShards, fmt.Sprintf("%d shards, the range is 1 to %d (see shard.Count)", spec.Shards, MaxShards), nil)
-	case len(spec.Base)+1+len(strconv.Itoa(spec.Shards-1)) > maxPartitionBytes:
+	case spec.PreviousShards < 0 || spec.PreviousShards > MaxShards:
+		return fail(SpecShards, fmt.Sprintf("%d previous shards, the range is 0 (none) or 1 to %d", spec.PreviousShards, MaxShards), nil)
+	case len(spec.Base)+1+len(strconv.Itoa(max(spec.Shards, spec.PreviousShards)-1)) > maxPartitionBytes:
 		return fail(SpecBase, fmt.Sprintf("a base of %d bytes makes partition values longer than DynamoDB's %d", len(spec.Base), maxPartitionBytes), nil)
 	case (spec.Field == "") == (spec.Pick == nil):
 		return fail(SpecChoice, "set exactly one: Field (the default, a hash of the item's id) or Pick", nil)
@@ -117,19 +127,20 @@ func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S]
 		}
 		x.index = index
 	}
-	x.parts = make([]string, spec.Shards)
-	for n := range x.parts {
-		x.parts[n] = spec.Base + "#" + strconv.Itoa(n)
+	x.read = make([]string, max(spec.Shards, spec.PreviousShards))
+	for n := range x.read {
+		x.read[n] = spec.Base + "#" + strconv.Itoa(n)
 		// The partition side must store the value as it is (a Str),
 		// not through a keys definition that would prefix or refuse it.
-		av, err := p.PartitionValues(x.parts[n])
+		av, err := p.PartitionValues(x.read[n])
 		if err != nil {
 			return fail(SpecPattern, "", err)
 		}
-		if s, ok := av[0].(*types.AttributeValueMemberS); !ok || s.Value != x.parts[n] {
-			return fail(SpecPattern, fmt.Sprintf("pattern %s stores partition %s as another value: its partition side must be keyfirst.Str", p, x.parts[n]), nil)
+		if s, ok := av[0].(*types.AttributeValueMemberS); !ok || s.Value != x.read[n] {
+			return fail(SpecPattern, fmt.Sprintf("pattern %s stores partition %s as another value: its partition side must be keyfirst.Str", p, x.read[n]), nil)
 		}
 	}
+	x.parts = x.read[:spec.Shards:spec.Shards]
 	b := keyfirst.FuncE(p, x.derive)
 	if spec.When != nil {
 		b = keyfirst.If(b, spec.When)
@@ -208,6 +219,11 @@ func (x *Index[T, S]) Shard(v T) (int, error) {
 // Partitions returns the index's partition values, one per shard, in
 // shard order: <Base>#0 .. <Base>#<Shards-1>. The slice is the caller's.
 func (x *Index[T, S]) Partitions() []string { return slices.Clone(x.parts) }
+
+// ReadPartitions returns the partition values a read covers: those of
+// max(Shards, PreviousShards) shards, in shard order. The slice is the
+// caller's.
+func (x *Index[T, S]) ReadPartitions() []string { return slices.Clone(x.read) }
 
 // Pattern returns the index's access pattern, as given to [New].
 func (x *Index[T, S]) Pattern() keyfirst.Pattern[string, S] { return x.p }
