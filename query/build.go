@@ -1,9 +1,7 @@
 package query
 
 import (
-	"bytes"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
@@ -12,6 +10,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/attrname"
+	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/keys"
 )
 
@@ -288,28 +287,13 @@ func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term
 		if err := checkValue(f, a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
 			return nil, err
 		}
-		if avCompare(c.lo.av, c.hi.av) > 0 {
+		if avequal.Compare(c.lo.av, c.hi.av) > 0 {
 			return nil, f.fail(a.Name, ProblemSortKey,
 				fmt.Sprintf("BETWEEN %s AND %s: the lower bound is above the upper one, which selects nothing", c.lo, c.hi), nil)
 		}
 		t.hi = c.hi.av
 	}
 	return append(out, t), nil
-}
-
-// avCompare orders two values of the same scalar type as DynamoDB does.
-func avCompare(a, b types.AttributeValue) int {
-	switch x := a.(type) {
-	case *types.AttributeValueMemberS:
-		return strings.Compare(x.Value, b.(*types.AttributeValueMemberS).Value)
-	case *types.AttributeValueMemberB:
-		return bytes.Compare(x.Value, b.(*types.AttributeValueMemberB).Value)
-	case *types.AttributeValueMemberN:
-		rx, _ := new(big.Rat).SetString(x.Value)
-		ry, _ := new(big.Rat).SetString(b.(*types.AttributeValueMemberN).Value)
-		return rx.Cmp(ry)
-	}
-	return 0
 }
 
 // keyAttributes is the key of an item in index ks: the table's key

@@ -1,12 +1,9 @@
 package query
 
 import (
-	"bytes"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -16,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/envelope"
 )
 
 // Cursor is an opaque token that resumes a query exactly after the last
@@ -43,10 +41,6 @@ const cursorVersion = 1
 // maxCursorLen bounds the cursors accepted: three key values of at most
 // 2 KB, base64 in JSON, fit well within it.
 const maxCursorLen = 16 << 10
-
-// strict decodes cursors: one encoding of each payload, so that a changed
-// character is never read as the same bytes.
-var strict = base64.RawURLEncoding.Strict()
 
 // cursorPayload is what a Cursor holds before encoding.
 type cursorPayload struct {
@@ -202,13 +196,7 @@ func seal(bind string, keys []cursorKey, secret []byte) Cursor {
 	var scratch [1024]byte
 	raw := appendPayload(scratch[:0], cursorPayload{V: cursorVersion, B: bind, K: keys})
 	var out [2048]byte
-	body := base64.RawURLEncoding.AppendEncode(out[:0], raw)
-	if len(secret) == 0 {
-		return Cursor(body)
-	}
-	mac := sign(secret, string(body))
-	body = append(body, '.')
-	return Cursor(base64.RawURLEncoding.AppendEncode(body, mac))
+	return Cursor(envelope.Seal(out[:0], raw, secret))
 }
 
 // appendPayload appends p as JSON, byte for byte as json.Marshal writes
@@ -298,44 +286,13 @@ func appendJSONString(buf []byte, s string) []byte {
 }
 
 // sign is the HMAC-SHA256 of a cursor body.
-func sign(secret []byte, body string) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(body))
-	return m.Sum(nil)
-}
-
 // open decodes c for the query with the given binding and returns its
 // resume key. It checks the size, then the signature (when secret is set),
 // then the format, then the binding.
 func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValue, error) {
-	if len(c) > maxCursorLen {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrCursorMalformed, len(c), maxCursorLen)
-	}
-	body, mac, signed := strings.Cut(string(c), ".")
-	if len(secret) > 0 {
-		got, err := strict.DecodeString(mac)
-		if !signed || err != nil || !hmac.Equal(got, sign(secret, body)) {
-			return nil, ErrCursorTampered
-		}
-	} else if signed {
-		return nil, fmt.Errorf("%w: the cursor is signed but the query has no CursorKey", ErrCursorMismatch)
-	}
-	raw, err := strict.DecodeString(body)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCursorMalformed, err)
-	}
-	if !utf8.Valid(raw) {
-		// encoding/json would read each invalid byte as U+FFFD: another key.
-		return nil, fmt.Errorf("%w: not valid UTF-8", ErrCursorMalformed)
-	}
 	var p cursorPayload
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCursorMalformed, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: trailing data", ErrCursorMalformed)
+	if err := envelope.Open(string(c), maxCursorLen, secret, &p); err != nil {
+		return nil, err
 	}
 	if p.V != cursorVersion {
 		return nil, fmt.Errorf("%w: version %d", ErrCursorMalformed, p.V)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst/internal/envelope"
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
@@ -26,12 +27,12 @@ var (
 
 	// ErrCursorMismatch: the cursor belongs to another query (table, index,
 	// sort key condition or direction).
-	ErrCursorMismatch = errors.New("query: cursor belongs to another query")
+	ErrCursorMismatch = envelope.ErrMismatch
 	// ErrCursorTampered: the cursor's HMAC does not verify with the
 	// configured key, or the query has a key and the cursor is unsigned.
-	ErrCursorTampered = errors.New("query: cursor has been tampered with")
+	ErrCursorTampered = envelope.ErrTampered
 	// ErrCursorMalformed: the cursor cannot be decoded.
-	ErrCursorMalformed = errors.New("query: malformed cursor")
+	ErrCursorMalformed = envelope.ErrMalformed
 	// ErrCursorPartition: the cursor's resume key lies outside the query's
 	// partition, or is not a key of the query's index (an attribute
 	// missing, extra or of the wrong type).

@@ -1,18 +1,11 @@
 package shard
 
 import (
-	"bytes"
-	"cmp"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math/big"
-	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
+	"github.com/keyfirst/keyfirst/internal/avequal"
+	"github.com/keyfirst/keyfirst/internal/envelope"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -39,8 +32,6 @@ const cursorVersion = 1
 // query cursors and one key.
 const maxCursorLen = 1 << 20
 
-var strict = base64.RawURLEncoding.Strict()
-
 // cursorPayload is what a Cursor holds before encoding.
 type cursorPayload struct {
 	V int               `json:"v"`
@@ -52,43 +43,15 @@ type cursorPayload struct {
 func seal(bind string, p cursorPayload, secret []byte) Cursor {
 	p.V, p.B = cursorVersion, bind
 	raw, _ := json.Marshal(p) // strings, bytes and maps of strings always encode
-	body := base64.RawURLEncoding.EncodeToString(raw)
-	if len(secret) == 0 {
-		return Cursor(body)
-	}
-	return Cursor(body + "." + base64.RawURLEncoding.EncodeToString(sign(secret, body)))
-}
-
-func sign(secret []byte, body string) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(body))
-	return m.Sum(nil)
+	return Cursor(envelope.Seal(nil, raw, secret))
 }
 
 // open decodes c for the read with the given binding: size, signature,
-// format, binding, in that order.
+// format (internal/envelope), then version and binding.
 func (c Cursor) open(bind string, secret []byte) (cursorPayload, error) {
 	var p cursorPayload
-	if len(c) > maxCursorLen {
-		return p, fmt.Errorf("%w: %d bytes, at most %d", query.ErrCursorMalformed, len(c), maxCursorLen)
-	}
-	body, mac, signed := strings.Cut(string(c), ".")
-	if len(secret) > 0 {
-		got, err := strict.DecodeString(mac)
-		if !signed || err != nil || !hmac.Equal(got, sign(secret, body)) {
-			return p, query.ErrCursorTampered
-		}
-	} else if signed {
-		return p, fmt.Errorf("%w: the cursor is signed but the read has no CursorKey", query.ErrCursorMismatch)
-	}
-	raw, err := strict.DecodeString(body)
-	if err != nil {
-		return p, fmt.Errorf("%w: %v", query.ErrCursorMalformed, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil || dec.More() {
-		return p, fmt.Errorf("%w: not a shard cursor", query.ErrCursorMalformed)
+	if err := envelope.Open(string(c), maxCursorLen, secret, &p); err != nil {
+		return p, err
 	}
 	switch {
 	case p.V != cursorVersion:
@@ -99,41 +62,13 @@ func (c Cursor) open(bind string, secret []byte) (cursorPayload, error) {
 	return p, nil
 }
 
-// compareOrder orders two keys as DynamoDB orders key values: S and B by
-// their bytes, N by value, attribute after attribute.
+// compareOrder orders two keys as DynamoDB orders key values, attribute
+// after attribute.
 func compareOrder(a, b orderKey) int {
 	for i := range a {
-		if c := compareValue(a[i], b[i]); c != 0 {
+		if c := avequal.Compare(a[i], b[i]); c != 0 {
 			return c
 		}
 	}
 	return 0
-}
-
-func compareValue(a, b types.AttributeValue) int {
-	switch x := a.(type) {
-	case *types.AttributeValueMemberS:
-		if y, ok := b.(*types.AttributeValueMemberS); ok {
-			return strings.Compare(x.Value, y.Value)
-		}
-	case *types.AttributeValueMemberB:
-		if y, ok := b.(*types.AttributeValueMemberB); ok {
-			return bytes.Compare(x.Value, y.Value)
-		}
-	case *types.AttributeValueMemberN:
-		if y, ok := b.(*types.AttributeValueMemberN); ok {
-			if x.Value == y.Value {
-				return 0
-			}
-			// DynamoDB numbers have at most 38 significant digits:
-			// 256 bits hold them exactly.
-			fx, _ := new(big.Float).SetPrec(256).SetString(x.Value)
-			fy, _ := new(big.Float).SetPrec(256).SetString(y.Value)
-			if fx != nil && fy != nil {
-				return fx.Cmp(fy)
-			}
-		}
-	}
-	// Absent or of different types: cannot happen for keys of one index.
-	return cmp.Compare(fmt.Sprintf("%T", a), fmt.Sprintf("%T", b))
 }

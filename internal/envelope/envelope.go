@@ -1,0 +1,90 @@
+// Package envelope seals and opens the opaque cursors of the query and
+// shard packages: a JSON payload in unpadded base64url, followed, when the
+// caller configured a key, by "." and its HMAC-SHA256. Opening checks, in
+// this order, the size, the signature, the encoding (one encoding per
+// payload: strict base64, valid UTF-8) and the format (known fields only,
+// nothing after the value), so that a changed cursor is refused before
+// anything reads it.
+package envelope
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The errors of Open; the query package exports them as its cursor
+// sentinels.
+var (
+	// ErrMismatch: the cursor belongs to another read.
+	ErrMismatch = errors.New("query: cursor belongs to another query")
+	// ErrTampered: the HMAC does not verify, or the read has a key and
+	// the cursor is unsigned.
+	ErrTampered = errors.New("query: cursor has been tampered with")
+	// ErrMalformed: the cursor cannot be decoded.
+	ErrMalformed = errors.New("query: malformed cursor")
+)
+
+// strict decodes cursors: one encoding of each payload, so that a changed
+// cursor cannot pass for the same one.
+var strict = base64.RawURLEncoding.Strict()
+
+// Seal appends to dst the cursor of payload raw, signed with secret when
+// it is set, and returns it as a string.
+func Seal(dst, raw, secret []byte) string {
+	body := base64.RawURLEncoding.AppendEncode(dst, raw)
+	if len(secret) == 0 {
+		return string(body)
+	}
+	mac := sign(secret, body)
+	body = append(body, '.')
+	return string(base64.RawURLEncoding.AppendEncode(body, mac))
+}
+
+func sign(secret, body []byte) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return m.Sum(nil)
+}
+
+// Open checks cursor c (at most max bytes, signed when secret is set) and
+// decodes its payload into v, refusing unknown fields and trailing data.
+// Its errors wrap ErrMalformed, ErrTampered or ErrMismatch (a signed
+// cursor for a read without a key).
+func Open(c string, max int, secret []byte, v any) error {
+	if len(c) > max {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformed, len(c), max)
+	}
+	body, mac, signed := strings.Cut(c, ".")
+	if len(secret) > 0 {
+		got, err := strict.DecodeString(mac)
+		if !signed || err != nil || !hmac.Equal(got, sign(secret, []byte(body))) {
+			return ErrTampered
+		}
+	} else if signed {
+		return fmt.Errorf("%w: the cursor is signed but the read has no CursorKey", ErrMismatch)
+	}
+	raw, err := strict.DecodeString(body)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if !utf8.Valid(raw) {
+		// encoding/json would read each invalid byte as U+FFFD: another value.
+		return fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: trailing data", ErrMalformed)
+	}
+	return nil
+}
