@@ -113,5 +113,8 @@
 //
 // Changing the shard count: set Spec.Shards to the new count and
 // Spec.PreviousShards to the old one; writes use the new count at once
-// and reads cover both. Cursors do not cross the change.
+// and reads cover both, which stays exact. Cursors do not cross the
+// change. The pass that rewrites the items of the old shards to their new
+// ones, after which PreviousShards can go, is not written yet: until it
+// is, keep PreviousShards set.
 package shard
