@@ -323,9 +323,9 @@ type shardState[T any] struct {
 	// from is where the next fetch starts, start the shard's position
 	// when the call began.
 	from, start query.Cursor
-	page        query.Page[T] // the buffer
-	pos         int           // next item of page
-	head        orderKey      // the key of page.Items[pos], once computed
+	bufs        []query.Page[T] // the buffer: pages fetched, in order
+	pos         int             // next item of bufs[0]
+	head        orderKey        // the key of that item, once computed
 	more        bool          // the shard may hold items after its buffer
 	fetching    bool
 	fetches     int
@@ -338,7 +338,28 @@ type shardState[T any] struct {
 }
 
 // ready reports that the shard has a head or can have none.
-func (s *shardState[T]) ready() bool { return s.pos < len(s.page.Items) || !s.more }
+func (s *shardState[T]) ready() bool { return s.buffered() > 0 || !s.more }
+
+// buffered is the number of items fetched that the merge has not taken.
+func (s *shardState[T]) buffered() int {
+	n := -s.pos
+	for _, b := range s.bufs {
+		n += len(b.Items)
+	}
+	return n
+}
+
+// current is the page of the shard's head (its item pos), after dropping
+// the pages the merge has taken whole; false when the buffer is empty.
+func (s *shardState[T]) current() (query.Page[T], bool) {
+	for len(s.bufs) > 0 && s.pos >= len(s.bufs[0].Items) {
+		s.bufs, s.pos = s.bufs[1:], 0
+	}
+	if len(s.bufs) == 0 {
+		return query.Page[T]{}, false
+	}
+	return s.bufs[0], true
+}
 
 // fetched is the result of one shard fetch.
 type fetched[T any] struct {
@@ -391,7 +412,7 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 		if m.r.limited && m.returned >= m.r.limit {
 			return nil
 		}
-		waiting := false
+		waiting, refill := false, false
 		for _, s := range m.shards {
 			if s.ready() {
 				continue
@@ -403,7 +424,11 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 				}
 				s.fetching = true
 				queue = append(queue, s)
+				refill = refill || s.fetches > 0
 			}
+		}
+		if refill && m.r.limited && !m.r.latency {
+			queue = m.prefetch(queue)
 		}
 		for len(queue) > 0 && inFlight < conc {
 			launch(queue[0])
@@ -427,8 +452,9 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 			m.done = true
 			return nil
 		}
-		v := s.page.Items[s.pos]
-		s.lastPage, s.lastIdx, s.consumed = s.page, s.pos, true
+		page, _ := s.current()
+		v := page.Items[s.pos]
+		s.lastPage, s.lastIdx, s.consumed = page, s.pos, true
 		s.pos++
 		s.head = nil
 		m.returned++
@@ -436,6 +462,27 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 			return nil
 		}
 	}
+}
+
+// prefetch adds to queue, when a shard ran out before the limit, every
+// other shard that may run out too: one with more items to fetch and fewer
+// buffered than its share of the items still missing. Their refills share
+// one round trip instead of following one another as each buffer empties.
+func (m *merge[T]) prefetch(queue []*shardState[T]) []*shardState[T] {
+	missing, active := m.r.limit-m.returned, 0
+	for _, s := range m.shards {
+		if s.more || s.buffered() > 0 {
+			active++
+		}
+	}
+	share := (missing+active-1)/active + 1
+	for _, s := range m.shards {
+		if s.more && !s.fetching && s.buffered() < share {
+			s.fetching = true
+			queue = append(queue, s)
+		}
+	}
+	return queue
 }
 
 // shardQuery is the next fetch of shard s.
@@ -473,7 +520,10 @@ func (m *merge[T]) receive(f fetched[T]) error {
 	if f.err != nil {
 		return &ShardError{Shard: s.n, Partition: s.part, Err: f.err}
 	}
-	s.page, s.pos, s.head = f.page, 0, nil
+	if s.buffered() == 0 {
+		s.head = nil
+	}
+	s.bufs = append(s.bufs, f.page)
 	s.more = f.page.Next != ""
 	s.from = f.page.Next
 	return nil
@@ -484,11 +534,12 @@ func (m *merge[T]) receive(f fetched[T]) error {
 func (m *merge[T]) min() *shardState[T] {
 	var best *shardState[T]
 	for _, s := range m.shards {
-		if s.pos >= len(s.page.Items) {
+		page, ok := s.current()
+		if !ok {
 			continue
 		}
 		if s.head == nil {
-			s.head = newOrderKey(s.page.Key(s.pos), m.r.order)
+			s.head = newOrderKey(page.Key(s.pos), m.r.order)
 		}
 		if best == nil || m.before(s, best) {
 			best = s
