@@ -326,7 +326,7 @@ type shardState[T any] struct {
 	bufs        []query.Page[T] // the buffer: pages fetched, in order
 	pos         int             // next item of bufs[0]
 	head        orderKey        // the key of that item, once computed
-	more        bool          // the shard may hold items after its buffer
+	more        bool            // the shard may hold items after its buffer
 	fetching    bool
 	fetches     int
 	size        int // the limit of the last fetch
