@@ -98,11 +98,15 @@
 // capacity of each shard and in total.
 //
 // Fetching: by default each shard is first asked for ceil(Limit/shards)+1
-// items, and a shard whose buffer runs out while the merge still needs
-// items is asked again (twice its last request, up to the items
-// missing); [Reader.LatencyFirst] asks every shard for Limit items at
-// once. Without Limit, each shard query reads one DynamoDB page at a
-// time.
+// items; when a shard runs out while the merge still needs items, it is
+// asked again (twice its last request, up to the items missing), and so is,
+// in the same round trip, every other shard that has more items and fewer
+// buffered than its share of the items still missing. A read of the
+// newest 50 over 10 shards then reads about 2 items per item returned in
+// two round trips. [Reader.LatencyFirst] asks every shard for Limit items
+// at once: one round trip, but Limit items read per shard (10 per item
+// returned over 10 shards). Without Limit, each shard query reads one
+// DynamoDB page at a time.
 //
 // Equal sort values: DynamoDB orders the items of one partition that share
 // the index's key by an internal hash of their table key, not by the
