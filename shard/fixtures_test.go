@@ -113,10 +113,19 @@ type shop struct {
 // requests (integration.Context, cancelled when the test ends).
 func localShop(t testing.TB) (shop, context.Context) {
 	t.Helper()
-	table := keyfirst.Must(shopTable.Named(integration.CreateTable(t, shopTable.CreateTableInput())))
+	table, ctx := localTable(t, shopTable)
+	return shop{integration.Client(t), table, keyfirst.Must(orders.In(table)), keyfirst.Must(byCustomerOrders.In(table))}, ctx
+}
+
+// localTable creates a table of schema in DynamoDB Local for this test and
+// returns its binding, with a context for the test's requests
+// (integration.Context, cancelled when the test ends).
+func localTable(t testing.TB, schema *keyfirst.Table) (*keyfirst.Table, context.Context) {
+	t.Helper()
+	table := keyfirst.Must(schema.Named(integration.CreateTable(t, schema.CreateTableInput())))
 	ctx, cancel := integration.Context(t)
 	t.Cleanup(cancel)
-	return shop{integration.Client(t), table, keyfirst.Must(orders.In(table)), keyfirst.Must(byCustomerOrders.In(table))}, ctx
+	return table, ctx
 }
 
 func order(id, status, date string) Order {

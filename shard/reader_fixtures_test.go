@@ -80,9 +80,7 @@ type merging struct {
 
 func localMerge(t testing.TB) (merging, context.Context) {
 	t.Helper()
-	table := keyfirst.Must(mergeTable.Named(integration.CreateTable(t, mergeTable.CreateTableInput())))
-	ctx, cancel := integration.Context(t)
-	t.Cleanup(cancel)
+	table, ctx := localTable(t, mergeTable)
 	return merging{integration.Client(t), table, keyfirst.Must(mergeOrders.In(table)), keyfirst.Must(mergeItems.In(table))}, ctx
 }
 
