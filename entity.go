@@ -99,6 +99,11 @@ type derivation[T any] struct {
 	index string // "" for the primary key
 	limit int    // maximum value size in bytes
 	get   func(*T) (types.AttributeValue, bool, error)
+	// from and pos: attribute pos of a Func binding, whose function gives
+	// every attribute of its pattern at once; a write calls it once for
+	// all of them (see funcResults).
+	from *boundKey[T]
+	pos  int
 	// timeKey: a time.Time field of T used as an index key, stored in
 	// TimeKeyLayout rather than in its attributevalue form.
 	timeKey bool
@@ -226,7 +231,8 @@ func (b *entityBuilder[T]) primaryKey() error {
 	if t.primary.SortKey != nil {
 		skAttr = t.primary.SortKey[0]
 	}
-	for _, k := range b.bound {
+	for i := range b.bound {
+		k := &b.bound[i]
 		if k.p.index != "" {
 			continue
 		}
@@ -243,7 +249,7 @@ func (b *entityBuilder[T]) primaryKey() error {
 			return err
 		}
 	}
-	if e.pk.get == nil {
+	if e.pk.attr.Name == "" { // no binding of the table's key
 		if b.spec.PartitionKey == nil {
 			return b.fail("", pkAttr.Name, EntityMissingKey, "bind an OnTable pattern in EntitySpec.Keys (or set EntitySpec.PartitionKey)", nil)
 		}
@@ -273,7 +279,7 @@ func (b *entityBuilder[T]) primaryKey() error {
 // T is left to the field checks; one that another binding already derives
 // the same way (an inverted index, an LSI's partition key) is shared;
 // one derived otherwise is refused.
-func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T])) error {
+func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T])) error {
 	where := "a key of index " + k.p.index
 	if k.p.index == "" {
 		where = "the table's key"
@@ -290,7 +296,7 @@ func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T]
 			case fromFields && b.sharable[a.Name]:
 				// Computed another way from fields of every item: each
 				// write checks that the two agree.
-				b.e.agree = append(b.e.agree, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: attributeOf(k, i)})
+				b.e.agree = append(b.e.agree, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: k.attr[i]})
 				continue
 			}
 			return b.fail(k.p.index, a.Name, EntityDerivedTwice, "already derived as "+prev+
@@ -299,24 +305,15 @@ func (b *entityBuilder[T]) derive(k boundKey[T], add func(i int, d derivation[T]
 		b.derivedAt[a.Name] = where
 		b.same[a.Name] = k.same[i]
 		b.sharable[a.Name] = fromFields
-		add(i, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: attributeOf(k, i)})
+		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name)}
+		if k.attr != nil {
+			d.get = k.attr[i] // bound to fields: each attribute alone
+		} else {
+			d.from, d.pos = k, i // a Func: all at once (funcResults)
+		}
+		add(i, d)
 	}
 	return nil
-}
-
-// attributeOf derives attribute i of binding k: alone for a binding of
-// fields, from the whole result of a Func.
-func attributeOf[T any](k boundKey[T], i int) func(*T) (types.AttributeValue, bool, error) {
-	if k.attr != nil {
-		return k.attr[i]
-	}
-	n := len(k.attrs)
-	get := k.get
-	return func(v *T) (types.AttributeValue, bool, error) {
-		var out [2 * MaxKeyAttributes]types.AttributeValue
-		ok, err := get(v, out[:n])
-		return out[i], ok, err
-	}
 }
 
 // byValue adapts a Derive to the pointer form the item plan calls.
@@ -351,7 +348,8 @@ func (b *entityBuilder[T]) indexKeys() error {
 			b.e.nDerived++
 		}
 	}
-	for _, k := range b.bound {
+	for i := range b.bound {
+		k := &b.bound[i]
 		if k.p.index == "" {
 			continue
 		}

@@ -43,7 +43,8 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	var p itemPlan[T]
 	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
 
-	pk, err := e.derivePrimary(e.pk, v)
+	var fr funcResults[T]
+	pk, err := e.derivePrimary(e.pk, v, &fr)
 	if err != nil {
 		return p, err
 	}
@@ -51,7 +52,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	p.key.pk = partOf(pk)
 	size := itemsize.Size(e.pk.attr.Name, pk)
 	if e.hasSK {
-		sk, err := e.derivePrimary(e.sk, v)
+		sk, err := e.derivePrimary(e.sk, v, &fr)
 		if err != nil {
 			return p, err
 		}
@@ -61,7 +62,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	}
 
 	for gi := range e.groups {
-		n, err := e.deriveGroup(&e.groups[gi], v, &p)
+		n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr)
 		if err != nil {
 			return p, err
 		}
@@ -142,11 +143,11 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue) e
 // deriveGroup runs the derivations of one index: all of them present puts
 // the item in the index, any of them absent keeps it out (every derived
 // attribute of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T]) (size int, err error) {
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T]) (size int, err error) {
 	in := true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	for i, d := range g.derived {
-		av, ok, err := d.get(v)
+		av, ok, err := fr.get(d, v)
 		if err != nil {
 			return 0, e.itemError(d, ItemDerive, "", err)
 		}
@@ -169,9 +170,37 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T]) (size in
 	return size, nil
 }
 
+// funcResults holds, for one write, the result of the last Func binding
+// called: its function gives every attribute of its pattern at once, and
+// is called once for all of them (the derivations of one binding are
+// consecutive), so that a function that is costly, or that gives another
+// answer each time, yields one consistent key.
+type funcResults[T any] struct {
+	from *boundKey[T]
+	out  []types.AttributeValue
+	ok   bool
+	err  error
+}
+
+// get derives d from v, through the last Func result when d is of a Func
+// binding.
+func (fr *funcResults[T]) get(d derivation[T], v *T) (types.AttributeValue, bool, error) {
+	if d.from == nil {
+		return d.get(v)
+	}
+	if fr.from != d.from {
+		if fr.out == nil {
+			fr.out = make([]types.AttributeValue, 2*MaxKeyAttributes)
+		}
+		fr.from = d.from
+		fr.ok, fr.err = d.from.get(v, fr.out[:len(d.from.attrs)])
+	}
+	return fr.out[d.pos], fr.ok, fr.err
+}
+
 // derivePrimary runs a primary key derivation, which must give a value.
-func (e *Entity[T]) derivePrimary(d derivation[T], v *T) (types.AttributeValue, error) {
-	av, ok, err := d.get(v)
+func (e *Entity[T]) derivePrimary(d derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, error) {
+	av, ok, err := fr.get(d, v)
 	if err != nil {
 		return nil, e.itemError(d, ItemDerive, "", err)
 	}

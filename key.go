@@ -89,13 +89,14 @@ func (p keyPart) value() types.AttributeValue {
 // an empty or mistyped value, is an [*ItemError].
 func (e *Entity[T]) Key(item T) (Key[T], error) {
 	var k Key[T]
-	av, err := e.derivePrimary(e.pk, &item)
+	var fr funcResults[T]
+	av, err := e.derivePrimary(e.pk, &item, &fr)
 	if err != nil {
 		return k, err
 	}
 	k.pk = partOf(av)
 	if e.hasSK {
-		av, err := e.derivePrimary(e.sk, &item)
+		av, err := e.derivePrimary(e.sk, &item, &fr)
 		if err != nil {
 			return Key[T]{}, err
 		}

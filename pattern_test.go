@@ -3,6 +3,7 @@ package keyfirst_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -472,5 +473,39 @@ func TestNamedRefusals(t *testing.T) {
 	in, err := orders.In(bound)
 	if err != nil || in.Table() != bound || orders.Table() != table {
 		t.Fatalf("In: %v %v", in, err)
+	}
+}
+
+// A Func binding's function gives every attribute of its pattern at once:
+// one write calls it once, so a function that answers differently each
+// time still yields one consistent key.
+func TestPatternFuncCalledOncePerWrite(t *testing.T) {
+	t.Parallel()
+	table := patternTable(t, "shop")
+	calls := 0
+	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			keyfirst.Func(orderByID, func(o Order) (string, string, bool) {
+				calls++
+				n := fmt.Sprint(calls)
+				return o.Customer + n, o.ID + n, true
+			}),
+			keyfirst.Func(openOrders, func(o Order) (string, time.Time, bool) {
+				calls++
+				return o.Customer, o.PlacedAt, true
+			}),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := mustItem(t, orders, order("c", "o", Open, time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)))
+	if calls != 2 || avText(item["PK"]) != "CUST#c1" || avText(item["SK"]) != "ORDER#o1" {
+		t.Fatalf("%d calls for one item, PK %s, SK %s", calls, avText(item["PK"]), avText(item["SK"]))
+	}
+	calls = 0
+	if k := mustKey(t, orders, order("c", "o", Open, time.Time{})); calls != 1 || k.String() != `("CUST#c1", "ORDER#o1")` {
+		t.Fatalf("%d calls for one key %s", calls, k)
 	}
 }
