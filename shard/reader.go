@@ -117,10 +117,11 @@ func (r Reader[T]) Concurrency(n int) Reader[T] {
 // LatencyFirst asks every shard for Limit items in the first round (one
 // round trip when Limit items fit, at the price of reading up to shards
 // times Limit items). The default asks each shard for ceil(Limit/shards)+1
-// items first, then more only from a shard whose buffer runs out while the
-// merge still needs items from it (doubling its request each time, up to
-// the items still missing): fewer items read, sometimes one more round
-// trip. See the package doc for the measurements.
+// items first; when a shard runs out while the merge still needs items,
+// it and every shard that may run out too are asked again in the same
+// round trip (doubling each one's request, up to the items still
+// missing): fewer items read, usually one more round trip. See the
+// package doc for the measurements.
 func (r Reader[T]) LatencyFirst() Reader[T] {
 	r.latency = true
 	return r
