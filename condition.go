@@ -93,26 +93,84 @@ func (e *Entity[T]) guardedAttributes() []string {
 	return out
 }
 
+// guardKind is the condition keyfirst puts on a write of one item.
+type guardKind uint8
+
+const (
+	guardAbsentOrOwn guardKind = iota // a Put that may replace, an unversioned Delete, a condition check
+	guardAbsent                       // a create
+	guardOwn                          // an unversioned Replace: the item exists and is of this type
+	guardVersion                      // a versioned write: an item of this type with the expected version
+	guardUnchanged                    // Modify of an unversioned entity: every guarded attribute as read
+)
+
+// guard is the condition of one write, and what it expects.
+type guard struct {
+	kind     guardKind
+	expected int64                           // guardVersion
+	read     map[string]types.AttributeValue // guardUnchanged: the item as read
+}
+
+// condition is g as a condition expression.
+func (e *Entity[T]) condition(g guard) expression.ConditionBuilder {
+	switch g.kind {
+	case guardAbsent:
+		return e.notExists()
+	case guardOwn:
+		return e.isOwnType()
+	case guardVersion:
+		return e.hasVersion(g.expected)
+	case guardUnchanged:
+		return e.unchanged(g.read)
+	}
+	return e.absentOrOwnType()
+}
+
+// holds reports whether g holds on stored, the item as DynamoDB returned
+// it with a failed condition (nil: no item).
+func (e *Entity[T]) holds(g guard, stored map[string]types.AttributeValue) bool {
+	found := len(stored) > 0
+	own := itemType(stored, e.table.typeAttr) == e.typeName
+	switch g.kind {
+	case guardAbsent:
+		return !found
+	case guardOwn:
+		return found && own
+	case guardVersion:
+		n, ok := stored[e.version].(*types.AttributeValueMemberN)
+		return found && own && ok && n.Value == strconv.FormatInt(g.expected, 10)
+	case guardUnchanged:
+		return found && sameAttributes(e.guarded, g.read, stored)
+	}
+	return !found || own
+}
+
 // conditionFailed turns DynamoDB's ConditionalCheckFailedException into a
 // [*ConditionError], using the stored item DynamoDB returns with it
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD). Other errors pass through.
-func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) error {
+func (e *Entity[T]) conditionFailed(err error, g guard) error {
 	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		return err
 	}
-	ce := &ConditionError{Versioned: e.version != "", Expected: expected}
-	if len(ccf.Item) > 0 {
-		ce.Found, ce.Item = true, ccf.Item
-		ce.FoundType = itemType(ccf.Item, e.table.typeAttr)
+	return e.conditionError(ccf.Item, g)
+}
+
+// conditionError says why g failed, from stored, the item as DynamoDB
+// returned it with the failure (nil: no item).
+func (e *Entity[T]) conditionError(stored map[string]types.AttributeValue, g guard) *ConditionError {
+	ce := &ConditionError{Versioned: e.version != "", Expected: g.expected}
+	if len(stored) > 0 {
+		ce.Found, ce.Item = true, stored
+		ce.FoundType = itemType(stored, e.table.typeAttr)
 		if e.version != "" {
-			if n, ok := ccf.Item[e.version].(*types.AttributeValueMemberN); ok {
+			if n, ok := stored[e.version].(*types.AttributeValueMemberN); ok {
 				ce.Actual, _ = strconv.ParseInt(n.Value, 10, 64)
 			}
 		}
 	}
 	switch {
-	case creating:
+	case g.kind == guardAbsent:
 		ce.Err = ErrAlreadyExists
 	case ce.Found && ce.FoundType != e.typeName:
 		ce.Err = ErrWrongEntityType
@@ -130,14 +188,14 @@ func (e *Entity[T]) conditionFailed(err error, expected int64, creating bool) er
 // write capacity its response reports (consumed) and returns a failed
 // request as an [*OpError] whose cause, for a failed condition, says which
 // ([Entity.conditionFailed]).
-func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], expected int64, creating bool,
+func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], g guard,
 	send func() (*Out, error), consumed func(*Out) *types.ConsumedCapacity) error {
 	out, err := send()
 	if out != nil {
 		o.Capacity.addOne(true, consumed(out))
 	}
 	if err != nil {
-		return e.opError(op, key, e.conditionFailed(err, expected, creating))
+		return e.opError(op, key, e.conditionFailed(err, g))
 	}
 	return nil
 }
@@ -165,4 +223,13 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBui
 		ub = ub.Remove(name(n))
 	}
 	return build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
+}
+
+// guardWith is g's condition, and extra too when it is set.
+func (e *Entity[T]) guardWith(g guard, extra expression.ConditionBuilder) expression.ConditionBuilder {
+	c := e.condition(g)
+	if extra.IsSet() {
+		return c.And(extra)
+	}
+	return c
 }

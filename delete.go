@@ -20,31 +20,49 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 	if err != nil {
 		return err
 	}
-	key, err := e.Key(item)
+	w, err := e.planDelete(&item, expression.ConditionBuilder{})
 	if err != nil {
 		return err
 	}
-	expected := e.versionOf(&item)
-	var cond expression.ConditionBuilder
-	if e.version != "" {
-		cond = e.hasVersion(expected)
-	} else {
-		cond = e.absentOrOwnType()
-	}
-	x, err := build(expression.NewBuilder().WithCondition(cond))
-	if err != nil {
-		return err
-	}
+	del := w.delete(e)
 	in := &dynamodb.DeleteItemInput{
-		TableName:                           aws.String(e.table.name),
-		Key:                                 e.keyMap(key),
-		ConditionExpression:                 x.Condition(),
-		ExpressionAttributeNames:            x.Names(),
-		ExpressionAttributeValues:           x.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           del.TableName,
+		Key:                                 del.Key,
+		ConditionExpression:                 del.ConditionExpression,
+		ExpressionAttributeNames:            del.ExpressionAttributeNames,
+		ExpressionAttributeValues:           del.ExpressionAttributeValues,
+		ReturnValuesOnConditionCheckFailure: del.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	return sendWrite(e, o, "Delete", key, expected, false,
+	return sendWrite(e, o, "Delete", w.plan.key, w.guard,
 		func() (*dynamodb.DeleteItemOutput, error) { return api.DeleteItem(ctx, in) },
 		func(out *dynamodb.DeleteItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
+}
+
+// planDelete plans the delete of the item with *v's key: of an item of
+// this entity type or none, with *v's version for a versioned entity, and
+// on extra when set.
+func (e *Entity[T]) planDelete(v *T, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+	w := plannedWrite[T]{next: -1, extra: extra.IsSet()}
+	var err error
+	if w.plan.key, err = e.Key(*v); err != nil {
+		return w, err
+	}
+	if e.version != "" {
+		w.guard = guard{kind: guardVersion, expected: e.versionOf(v)}
+	}
+	w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, extra)))
+	return w, err
+}
+
+// delete is the planned write as a DeleteItem action.
+func (w plannedWrite[T]) delete(e *Entity[T]) *types.Delete {
+	return &types.Delete{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(w.plan.key),
+		ConditionExpression:                 w.x.Condition(),
+		ExpressionAttributeNames:            w.x.Names(),
+		ExpressionAttributeValues:           w.x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}
 }

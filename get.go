@@ -57,11 +57,15 @@ func (e *Entity[T]) read(ctx context.Context, api GetItemAPI, op string, key Key
 	return v, out.Item, nil
 }
 
-// checkKey refuses the zero Key, which no item has.
+// checkKey refuses the zero Key, which no item has, and a Key that
+// another entity type (of the same Go type) derived.
 func (e *Entity[T]) checkKey(k Key[T]) error {
 	if k.IsZero() {
 		return &ItemError{Entity: e.typeName, Attribute: e.pk.attr.Name, Problem: ItemMissingKey,
 			Detail: "the zero Key; derive keys with Entity.Key"}
+	}
+	if k.typ != e.typeName {
+		return &EntityTypeError{Want: e.typeName, Got: k.typ}
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ type itemPlan[T any] struct {
 	item   map[string]types.AttributeValue
 	remove []string
 	key    Key[T]
+	size   int // the item's size in bytes, as DynamoDB counts it
 }
 
 // Item returns the complete item that [Entity.Put] would write for v: T's
@@ -49,7 +50,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		return p, err
 	}
 	p.item[e.pk.attr.Name] = pk
-	p.key.pk = partOf(pk)
+	p.key.pk, p.key.typ = partOf(pk), e.typeName
 	size := itemsize.Size(e.pk.attr.Name, pk)
 	if e.hasSK {
 		sk, err := e.derivePrimary(e.sk, v, &fr)
@@ -118,6 +119,7 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
 			Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 	}
+	p.size = size
 	return p, nil
 }
 

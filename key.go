@@ -13,11 +13,14 @@ import (
 // it to [Entity.Get], [Entity.BatchGet] or [Entity.Modify]. A Key is a small
 // comparable value: use it as a map key. Its number values are held in the
 // canonical form DynamoDB stores them in ("-0" is "0", "1.50e2" is "150"),
-// so two Keys are equal exactly when DynamoDB takes them for one key. Its
-// type parameter keeps the key of one entity type from being used with
-// another.
+// so two Keys of one entity type are equal exactly when DynamoDB takes them
+// for one key. Its type parameter keeps the key of one entity type from
+// being used with another, and so does, for two entity types of one Go
+// type, the entity-type name it carries: every operation refuses a key of
+// another entity type before any request ([ErrWrongEntityType]).
 type Key[T any] struct {
 	pk, sk keyPart
+	typ    string // the entity type that derived it
 	_      [0]*T
 }
 
@@ -88,7 +91,7 @@ func (p keyPart) value() types.AttributeValue {
 // derivations: item needs only the fields they read. A derivation error, or
 // an empty or mistyped value, is an [*ItemError].
 func (e *Entity[T]) Key(item T) (Key[T], error) {
-	var k Key[T]
+	k := Key[T]{typ: e.typeName}
 	var fr funcResults[T]
 	av, err := e.derivePrimary(e.pk, &item, &fr)
 	if err != nil {
@@ -117,7 +120,7 @@ func (e *Entity[T]) keyMap(k Key[T]) map[string]types.AttributeValue {
 
 // keyOfItem reads the primary key of a stored item.
 func (e *Entity[T]) keyOfItem(item map[string]types.AttributeValue) Key[T] {
-	k := Key[T]{pk: partOf(item[e.pk.attr.Name])}
+	k := Key[T]{pk: partOf(item[e.pk.attr.Name]), typ: e.typeName}
 	if e.hasSK {
 		k.sk = partOf(item[e.sk.attr.Name])
 	}

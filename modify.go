@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-
 	"github.com/keyfirst/keyfirst/internal/backoff"
 )
 
@@ -82,13 +80,11 @@ func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn fu
 		if newKey != key {
 			return zero, &KeyChangedError{Old: key.String(), New: newKey.String()}
 		}
-		var cond expression.ConditionBuilder
-		if e.version != "" {
-			cond = e.hasVersion(expected)
-		} else {
-			cond = e.unchanged(old)
+		g := guard{kind: guardVersion, expected: expected}
+		if e.version == "" {
+			g = guard{kind: guardUnchanged, read: old}
 		}
-		written, err := e.update(ctx, api, "Modify", v, expected, next, cond, o)
+		written, err := e.update(ctx, api, "Modify", v, g, next, o)
 		if err == nil {
 			return written, nil
 		}

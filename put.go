@@ -31,54 +31,90 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 	if err != nil {
 		return item, err
 	}
-	creating, expected, next := o.CreateOnly, int64(0), int64(-1)
-	if e.version != "" {
-		expected = e.versionOf(&item)
-		if o.CreateOnly && expected != 0 {
-			return item, &OptionError{Op: "Put", Option: "CreateOnly",
-				Detail: "the item has a version; a new item of a versioned entity has version 0"}
-		}
-		creating = expected == 0
-		if next, err = e.nextVersion(expected); err != nil {
-			return item, err
-		}
-	}
-	p, err := e.plan(&item, next)
+	w, err := e.planPut(&item, o.CreateOnly, expression.ConditionBuilder{})
 	if err != nil {
 		return item, err
 	}
+	put := w.put(e)
 	in := &dynamodb.PutItemInput{
-		TableName:              aws.String(e.table.name),
-		Item:                   p.item,
-		ReturnConsumedCapacity: o.returnCapacity(),
+		TableName:                           put.TableName,
+		Item:                                put.Item,
+		ConditionExpression:                 put.ConditionExpression,
+		ExpressionAttributeNames:            put.ExpressionAttributeNames,
+		ExpressionAttributeValues:           put.ExpressionAttributeValues,
+		ReturnValuesOnConditionCheckFailure: put.ReturnValuesOnConditionCheckFailure,
+		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	// Every put is conditional: it creates, or replaces an item of this
-	// entity type (with the expected version), never another type's item.
-	cond := e.absentOrOwnType()
-	switch {
-	case creating:
-		cond = e.notExists()
-	case e.version != "":
-		cond = e.hasVersion(expected)
-	}
-	x, err := build(expression.NewBuilder().WithCondition(cond))
-	if err != nil {
-		return item, err
-	}
-	in.ConditionExpression = x.Condition()
-	in.ExpressionAttributeNames = x.Names()
-	in.ExpressionAttributeValues = x.Values()
-	in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-	err = sendWrite(e, o, "Put", p.key, expected, creating,
+	err = sendWrite(e, o, "Put", w.plan.key, w.guard,
 		func() (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
 		func(out *dynamodb.PutItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 	if err != nil {
 		return item, err
 	}
-	if next >= 0 {
-		e.setVersion(&item, next)
-	}
+	w.stamp(e, &item)
 	return item, nil
+}
+
+// plannedWrite is one write of one item as keyfirst sends it, alone (Put,
+// Replace, Modify, Delete) or in a transaction ([Entity.TransactPut] ...):
+// the planned item (only its key for a delete), the expressions, the
+// guard that the condition holds and the version the write stores.
+type plannedWrite[T any] struct {
+	plan  itemPlan[T]
+	x     built
+	guard guard
+	next  int64 // the version stored; -1: none
+	extra bool  // x's condition includes a caller's condition
+}
+
+// stamp sets the version the write stores in *v.
+func (w plannedWrite[T]) stamp(e *Entity[T], v *T) {
+	if w.next >= 0 {
+		e.setVersion(v, w.next)
+	}
+}
+
+// planPut plans a Put of *v. Every put is conditional: it creates, or
+// replaces an item of this entity type (with the expected version), never
+// another type's item; extra, when set, must hold too.
+func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+	w := plannedWrite[T]{next: -1, extra: extra.IsSet()}
+	if createOnly {
+		w.guard.kind = guardAbsent
+	}
+	if e.version != "" {
+		w.guard.expected = e.versionOf(v)
+		if createOnly && w.guard.expected != 0 {
+			return w, &OptionError{Op: "Put", Option: "CreateOnly",
+				Detail: "the item has a version; a new item of a versioned entity has version 0"}
+		}
+		w.guard.kind = guardVersion
+		if w.guard.expected == 0 {
+			w.guard.kind = guardAbsent
+		}
+		var err error
+		if w.next, err = e.nextVersion(w.guard.expected); err != nil {
+			return w, err
+		}
+	}
+	var err error
+	if w.plan, err = e.plan(v, w.next); err != nil {
+		return w, err
+	}
+	w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, extra)))
+	return w, err
+}
+
+// put is the planned write as a PutItem action.
+func (w plannedWrite[T]) put(e *Entity[T]) *types.Put {
+	return &types.Put{
+		TableName:                           aws.String(e.table.name),
+		Item:                                w.plan.item,
+		ConditionExpression:                 w.x.Condition(),
+		ExpressionAttributeNames:            w.x.Names(),
+		ExpressionAttributeValues:           w.x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}
 }
 
 func (e *Entity[T]) opError(op string, k Key[T], err error) error {

@@ -34,57 +34,81 @@ func (e *Entity[T]) Replace(ctx context.Context, api UpdateItemAPI, item T, optF
 	if err != nil {
 		return item, err
 	}
-	expected, next := int64(0), int64(-1)
-	cond := e.isOwnType()
-	if e.version != "" {
-		expected = e.versionOf(&item)
-		if next, err = e.nextVersion(expected); err != nil {
-			return item, err
-		}
-		cond = e.hasVersion(expected)
+	g, next, err := e.replaceGuard(&item)
+	if err != nil {
+		return item, err
 	}
-	return e.update(ctx, api, "Replace", item, expected, next, cond, o)
+	return e.update(ctx, api, "Replace", item, g, next, o)
+}
+
+// replaceGuard is the guard of a Replace of *v, and the version it stores:
+// the stored item is of this entity type (with v's version).
+func (e *Entity[T]) replaceGuard(v *T) (guard, int64, error) {
+	if e.version == "" {
+		return guard{kind: guardOwn}, -1, nil
+	}
+	g := guard{kind: guardVersion, expected: e.versionOf(v)}
+	next, err := e.nextVersion(g.expected)
+	return g, next, err
 }
 
 // update writes the planned item with one conditional UpdateItem: the
 // write path of Replace and Modify.
-func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, expected, next int64,
-	cond expression.ConditionBuilder, o Options) (T, error) {
-	p, err := e.plan(&item, next)
+func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, g guard, next int64, o Options) (T, error) {
+	w, err := e.planUpdate(op, &item, g, next, expression.ConditionBuilder{})
 	if err != nil {
 		return item, err
 	}
-	x, err := e.updateExpression(p, cond)
-	if err != nil {
-		return item, err
-	}
-	if err := e.checkExpressions(op, x); err != nil {
-		return item, err
-	}
-	in := e.updateInput(p, x, o)
-	err = sendWrite(e, o, op, p.key, expected, false,
+	in := e.updateInput(w.plan, w.x, o)
+	err = sendWrite(e, o, op, w.plan.key, g,
 		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
 		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 	if err != nil {
 		return item, err
 	}
-	if next >= 0 {
-		e.setVersion(&item, next)
-	}
+	w.stamp(e, &item)
 	return item, nil
+}
+
+// planUpdate plans the UpdateItem that makes the stored item *v (see
+// [Entity.updateExpression]) on condition g, and extra when set.
+func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+	w := plannedWrite[T]{guard: g, next: next, extra: extra.IsSet()}
+	var err error
+	if w.plan, err = e.plan(v, next); err != nil {
+		return w, err
+	}
+	if w.x, err = e.updateExpression(w.plan, e.guardWith(g, extra)); err != nil {
+		return w, err
+	}
+	return w, e.checkExpressions(op, w.x)
 }
 
 // updateInput is the UpdateItem request that writes the planned item with
 // the update expression and condition x.
 func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.UpdateItemInput {
+	up := plannedWrite[T]{plan: p, x: x}.update(e)
 	return &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(e.table.name),
-		Key:                                 e.keyMap(p.key),
-		UpdateExpression:                    x.Update(),
-		ConditionExpression:                 x.Condition(),
-		ExpressionAttributeNames:            x.Names(),
-		ExpressionAttributeValues:           x.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		TableName:                           up.TableName,
+		Key:                                 up.Key,
+		UpdateExpression:                    up.UpdateExpression,
+		ConditionExpression:                 up.ConditionExpression,
+		ExpressionAttributeNames:            up.ExpressionAttributeNames,
+		ExpressionAttributeValues:           up.ExpressionAttributeValues,
+		ReturnValuesOnConditionCheckFailure: up.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
+	}
+}
+
+// update is the planned write as an UpdateItem action.
+func (w plannedWrite[T]) update(e *Entity[T]) *types.Update {
+	return &types.Update{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(w.plan.key),
+		UpdateExpression:                    w.x.Update(),
+		ConditionExpression:                 w.x.Condition(),
+		ExpressionAttributeNames:            w.x.Names(),
+		ExpressionAttributeValues:           w.x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
 }

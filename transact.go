@@ -1,0 +1,246 @@
+package keyfirst
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
+)
+
+// The building blocks of transactions: the package
+// [github.com/keyfirst/keyfirst/txn] sends TransactWriteItems and
+// TransactGetItems built here, from the same plans as the single writes,
+// so that a write inside a transaction derives every key, enters and
+// leaves every sparse and sharded index, guards the entity type and checks
+// and increments the version exactly as Put, Replace and Delete do.
+
+// ErrConditionFailed: the caller's own condition of a transaction action
+// ([TransactOptions.Condition]) did not hold, while keyfirst's guard of
+// the item (its entity type, existence and version) did.
+var ErrConditionFailed = errors.New("keyfirst: condition failed")
+
+// ItemID identifies one item: its table and its primary key. It is
+// comparable: two ItemIDs are equal exactly when DynamoDB takes them for
+// one item.
+type ItemID struct {
+	table string
+	key   keyPair
+}
+
+// Table returns the name of the item's table.
+func (id ItemID) Table() string { return id.table }
+
+// String prints the table and the key: orders ("CUST#c1", "ORDER#o1").
+func (id ItemID) String() string {
+	return id.table + " " + Key[struct{}]{pk: id.key.pk, sk: id.key.sk}.String()
+}
+
+// ItemID returns the identity of the item whose primary key attributes
+// are in key (a key or a whole item).
+func (t *Table) ItemID(key map[string]types.AttributeValue) ItemID {
+	return ItemID{table: t.name, key: t.pairOf(key)}
+}
+
+// ItemID returns the identity of the item with key k in the entity's
+// table.
+func (e *Entity[T]) ItemID(k Key[T]) ItemID {
+	return ItemID{table: e.table.name, key: keyPair{pk: k.pk, sk: k.sk}}
+}
+
+// TransactOptions shape one action of a transaction.
+type TransactOptions struct {
+	// Condition, when set, must hold as well as keyfirst's own guard of the
+	// item (entity type, existence, version): the two are joined with AND.
+	// Build it with the expression package; it is required for
+	// [Entity.TransactCheck]. When it alone fails, the action's error
+	// wraps [ErrConditionFailed].
+	Condition expression.ConditionBuilder
+	// CreateOnly makes [Entity.TransactPut] fail with [ErrAlreadyExists]
+	// when an item has the key.
+	CreateOnly bool
+	// Read is the item as it was read (from TransactGetItems or GetItem),
+	// for a read-modify-write: [Entity.TransactReplace] and
+	// [Entity.TransactDelete] then require the stored item to be still the
+	// one read, by its version for a versioned entity, otherwise by every
+	// attribute the entity reads or writes (the guard of [Entity.Modify]);
+	// a change is [ErrVersionConflict].
+	Read map[string]types.AttributeValue
+}
+
+// TransactWrite is one write action of a transaction, built by
+// [Entity.TransactPut], [Entity.TransactReplace], [Entity.TransactDelete]
+// or [Entity.TransactCheck], ready to send in TransactWriteItems. It
+// always asks for the stored item on a failed condition
+// (ReturnValuesOnConditionCheckFailure=ALL_OLD), which [TransactWrite.Explain]
+// needs to tell why.
+type TransactWrite struct {
+	action  types.TransactWriteItem
+	id      ItemID
+	entity  string
+	key     string
+	size    int
+	explain func(stored map[string]types.AttributeValue) *ConditionError
+}
+
+// Action returns the action as TransactWriteItems takes it. Its maps are
+// shared with w: do not modify them.
+func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
+
+// ID returns the identity of the item the action writes or checks.
+func (w TransactWrite) ID() ItemID { return w.id }
+
+// Entity returns the entity-type name of the item.
+func (w TransactWrite) Entity() string { return w.entity }
+
+// Key prints the item's key, as [Key.String] does.
+func (w TransactWrite) Key() string { return w.key }
+
+// Size returns the bytes the action counts toward a transaction's size
+// limit: the whole item for a put or an update, its key for a delete or a
+// condition check.
+func (w TransactWrite) Size() int { return w.size }
+
+// Explain says why the action's condition failed, from stored, the item as
+// DynamoDB returned it in the cancellation reason (nil: none stored): a
+// [*ConditionError] wrapping [ErrAlreadyExists], [ErrNotFound],
+// [ErrWrongEntityType], [ErrVersionConflict] (with the stored version), or
+// [ErrConditionFailed] when keyfirst's guard holds on stored and the
+// caller's condition is what failed.
+func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
+	return w.explain(stored)
+}
+
+// transactWrite wraps planned write w as an action of one item.
+func (e *Entity[T]) transactWrite(w plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
+	return TransactWrite{
+		action: action,
+		id:     e.ItemID(w.plan.key),
+		entity: e.typeName,
+		key:    w.plan.key.String(),
+		size:   size,
+		explain: func(stored map[string]types.AttributeValue) *ConditionError {
+			ce := e.conditionError(stored, w.guard)
+			if w.extra && e.holds(w.guard, stored) {
+				ce.Err = ErrConditionFailed
+			}
+			return ce
+		},
+	}
+}
+
+// TransactPut builds the action that writes item as [Entity.Put] does
+// (every derived attribute, the entity-type guard, the version checked and
+// incremented, [TransactOptions.CreateOnly] as [CreateOnly]), and returns
+// item as the action stores it (with its next version). Invalid items are
+// refused as Put refuses them.
+func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, error) {
+	if o.Read != nil {
+		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
+	}
+	w, err := e.planPut(&item, o.CreateOnly, o.Condition)
+	if err != nil {
+		return TransactWrite{}, item, err
+	}
+	w.stamp(e, &item)
+	return e.transactWrite(w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
+}
+
+// TransactReplace builds the action that replaces the stored item with item
+// as [Entity.Replace] does (one update that SETs every attribute item has
+// and REMOVEs every derived attribute of the indexes it left), and returns
+// item as the action stores it (with its next version).
+func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T, error) {
+	if o.CreateOnly {
+		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")
+	}
+	g, next, err := e.replaceGuard(&item)
+	if err != nil {
+		return TransactWrite{}, item, err
+	}
+	if o.Read != nil && e.version == "" {
+		g = guard{kind: guardUnchanged, read: o.Read}
+	}
+	w, err := e.planUpdate("Replace", &item, g, next, o.Condition)
+	if err != nil {
+		return TransactWrite{}, item, err
+	}
+	w.stamp(e, &item)
+	return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+}
+
+// TransactDelete builds the action that deletes the item with item's key
+// as [Entity.Delete] does: never an item of another entity type, and for
+// a versioned entity only the stored item with item's version.
+func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, error) {
+	if o.CreateOnly {
+		return TransactWrite{}, e.transactOption("Delete", "CreateOnly", "only TransactPut takes it")
+	}
+	w, err := e.planDelete(&item, o.Condition)
+	if err != nil {
+		return TransactWrite{}, err
+	}
+	if o.Read != nil && e.version == "" {
+		w.guard = guard{kind: guardUnchanged, read: o.Read}
+		if w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, o.Condition))); err != nil {
+			return TransactWrite{}, err
+		}
+	}
+	return e.transactWrite(w, types.TransactWriteItem{Delete: w.delete(e)}, e.keySize(w.plan.key)), nil
+}
+
+// TransactCheck builds the action that checks [TransactOptions.Condition]
+// (required) on the item with key, which must be absent or of this entity
+// type, without writing it: the transaction is cancelled when it fails.
+func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite, error) {
+	switch {
+	case !o.Condition.IsSet():
+		return TransactWrite{}, e.transactOption("Check", "Condition", "a condition check needs a condition")
+	case o.CreateOnly || o.Read != nil:
+		return TransactWrite{}, e.transactOption("Check", "CreateOnly/Read", "a condition check takes only a Condition")
+	}
+	if err := e.checkKey(key); err != nil {
+		return TransactWrite{}, err
+	}
+	w := plannedWrite[T]{plan: itemPlan[T]{key: key}, next: -1, extra: true}
+	var err error
+	if w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, o.Condition))); err != nil {
+		return TransactWrite{}, err
+	}
+	check := &types.ConditionCheck{
+		TableName:                           aws.String(e.table.name),
+		Key:                                 e.keyMap(key),
+		ConditionExpression:                 w.x.Condition(),
+		ExpressionAttributeNames:            w.x.Names(),
+		ExpressionAttributeValues:           w.x.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}
+	return e.transactWrite(w, types.TransactWriteItem{ConditionCheck: check}, e.keySize(key)), nil
+}
+
+// TransactGet builds the read of the item with key for TransactGetItems,
+// and returns the item's identity. Decode what it returns with
+// [Entity.Decode].
+func (e *Entity[T]) TransactGet(key Key[T]) (types.TransactGetItem, ItemID, error) {
+	if err := e.checkKey(key); err != nil {
+		return types.TransactGetItem{}, ItemID{}, err
+	}
+	get := &types.Get{TableName: aws.String(e.table.name), Key: e.keyMap(key)}
+	return types.TransactGetItem{Get: get}, e.ItemID(key), nil
+}
+
+// keySize is the size of key's attributes, as DynamoDB counts them.
+func (e *Entity[T]) keySize(k Key[T]) int {
+	n := 0
+	for name, av := range e.keyMap(k) {
+		n += itemsize.Size(name, av)
+	}
+	return n
+}
+
+func (e *Entity[T]) transactOption(op, option, detail string) error {
+	return &OptionError{Op: "Transact" + op, Option: option, Detail: fmt.Sprintf("%s (entity %s)", detail, e.typeName)}
+}
