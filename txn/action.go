@@ -1,0 +1,217 @@
+package txn
+
+import (
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+)
+
+// Action is one action of a write transaction: [Put], [Replace],
+// [Delete], [Check], or the actions of a unique value ([Unique]). An
+// action belongs to one call of [Write] (or one attempt of [Run]) at a
+// time.
+type Action interface {
+	// steps builds the items the action writes or checks: one for an
+	// item, more with its unique markers.
+	steps(b *builder) ([]step, error)
+	// commit records the result of a transaction that succeeded.
+	commit()
+}
+
+// step is one item of TransactWriteItems, and how to explain its
+// failure.
+type step struct {
+	action types.TransactWriteItem
+	id     keyfirst.ItemID
+	part   string // "" for the action's own item
+	entity string
+	key    string
+	size   int
+	// explain says why the step's condition failed, from the item
+	// DynamoDB returned with the cancellation (nil: none).
+	explain func(stored map[string]types.AttributeValue) error
+}
+
+// builder carries what building a transaction knows besides its actions:
+// the items [Run] read, whose write must find them unchanged.
+type builder struct {
+	reads map[keyfirst.ItemID]map[string]types.AttributeValue
+}
+
+// ActionOption adds to an action's [keyfirst.TransactOptions].
+type ActionOption func(*keyfirst.TransactOptions)
+
+// If adds a condition that the stored item must meet, joined with AND to
+// keyfirst's own guard (entity type, version). Build it with the
+// expression package; name attributes with [Name]. When it alone fails,
+// the action's error wraps [keyfirst.ErrConditionFailed].
+func If(cond expression.ConditionBuilder) ActionOption {
+	return func(o *keyfirst.TransactOptions) {
+		if o.Condition.IsSet() {
+			o.Condition = o.Condition.And(cond)
+		} else {
+			o.Condition = cond
+		}
+	}
+}
+
+// CreateOnly makes a [Put] fail with [keyfirst.ErrAlreadyExists] when an
+// item has the key.
+func CreateOnly() ActionOption { return func(o *keyfirst.TransactOptions) { o.CreateOnly = true } }
+
+type opKind uint8
+
+const (
+	opPut opKind = iota
+	opReplace
+	opDelete
+	opCheck
+)
+
+var opNames = [...]string{opPut: "Put", opReplace: "Replace", opDelete: "Delete", opCheck: "Check"}
+
+// Op is a typed action on one item of entity type T. After a transaction
+// that succeeded, [Op.Item] returns the item as written (with the version
+// the write stored); after a cancellation, [Op.Stored] returns the stored
+// item that DynamoDB handed back with the failure.
+type Op[T any] struct {
+	e       *keyfirst.Entity[T]
+	kind    opKind
+	item    T
+	key     keyfirst.Key[T]
+	opts    keyfirst.TransactOptions
+	pending T // the item as the built action stores it
+	written T
+	done    bool
+	pos     int // the position of the action in its last transaction
+}
+
+func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOption) *Op[T] {
+	op := &Op[T]{e: e, kind: kind, item: item, pos: -1}
+	for _, fn := range opts {
+		if fn != nil {
+			fn(&op.opts)
+		}
+	}
+	return op
+}
+
+// Put writes item as [keyfirst.Entity.Put] does: every derived attribute,
+// never over an item of another entity type, the version checked and
+// incremented (version 0 creates).
+func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
+	return newOp(e, opPut, item, opts)
+}
+
+// Replace replaces the stored item with item as [keyfirst.Entity.Replace]
+// does: one update that SETs every attribute item has and REMOVEs the
+// derived attributes of the indexes it left and the fields it leaves out,
+// on an item of this entity type (with item's version).
+func Replace[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
+	return newOp(e, opReplace, item, opts)
+}
+
+// Delete deletes the item with item's key as [keyfirst.Entity.Delete]
+// does: never an item of another entity type, only with item's version.
+func Delete[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
+	return newOp(e, opDelete, item, opts)
+}
+
+// Check checks cond on the item with key (absent, or of this entity type)
+// without writing it: the transaction is cancelled when cond fails
+// ([keyfirst.ErrConditionFailed]).
+func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond expression.ConditionBuilder) *Op[T] {
+	op := newOp(e, opCheck, *new(T), []ActionOption{If(cond)})
+	op.key = key
+	return op
+}
+
+// errNoEntity is the error of an action without entity.
+var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
+
+// build builds the op's own item.
+func (op *Op[T]) build(b *builder) (step, error) {
+	if op.e == nil {
+		return step{}, errNoEntity
+	}
+	o := op.opts
+	var (
+		w   keyfirst.TransactWrite
+		err error
+	)
+	switch op.kind {
+	case opPut:
+		w, op.pending, err = op.e.TransactPut(op.item, o)
+	case opReplace:
+		o.Read = readOf(b, op.e, op.item)
+		w, op.pending, err = op.e.TransactReplace(op.item, o)
+	case opDelete:
+		o.Read = readOf(b, op.e, op.item)
+		w, err = op.e.TransactDelete(op.item, o)
+	case opCheck:
+		w, err = op.e.TransactCheck(op.key, o)
+	}
+	if err != nil {
+		return step{}, err
+	}
+	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), key: w.Key(), size: w.Size(),
+		explain: func(stored map[string]types.AttributeValue) error { return w.Explain(stored) }}, nil
+}
+
+func (op *Op[T]) steps(b *builder) ([]step, error) {
+	s, err := op.build(b)
+	if err != nil {
+		return nil, err
+	}
+	return []step{s}, nil
+}
+
+func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
+
+// Item returns the item as the transaction wrote it (a put or replace
+// carries the version it stored), and whether a transaction with op
+// succeeded. For a delete or a check it returns the item given.
+func (op *Op[T]) Item() (T, bool) {
+	if op.kind == opDelete || op.kind == opCheck {
+		return op.item, op.done
+	}
+	return op.written, op.done
+}
+
+// Stored returns the item DynamoDB returned when err, the error of the
+// transaction that held op, cancelled it because op's condition failed:
+// the stored item as T (ReturnValuesOnConditionCheckFailure=ALL_OLD,
+// which every action asks for). ok is false when err names no failed
+// condition of op, or no item was stored; an item of another entity type
+// is an error wrapping [keyfirst.ErrWrongEntityType].
+func (op *Op[T]) Stored(err error) (v T, ok bool, decodeErr error) {
+	var ce *CanceledError
+	if op.pos < 0 || !errors.As(err, &ce) {
+		return v, false, nil
+	}
+	for _, f := range ce.Failed {
+		var cond *keyfirst.ConditionError
+		if f.Position != op.pos || f.Part != "" || !errors.As(f.Err, &cond) || !cond.Found {
+			continue
+		}
+		v, decodeErr = op.e.Decode(cond.Item)
+		return v, decodeErr == nil, decodeErr
+	}
+	return v, false, nil
+}
+
+// readOf returns the item with item's key as [Run] read it, nil when it
+// did not (or item has no valid key, which building the action reports).
+func readOf[T any](b *builder, e *keyfirst.Entity[T], item T) map[string]types.AttributeValue {
+	if len(b.reads) == 0 {
+		return nil
+	}
+	k, err := e.Key(item)
+	if err != nil {
+		return nil
+	}
+	return b.reads[e.ItemID(k)]
+}

@@ -1,0 +1,295 @@
+package txn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/backoff"
+)
+
+// DynamoDB's limits on one transaction.
+const (
+	// MaxActions is the most items one TransactWriteItems or
+	// TransactGetItems takes.
+	MaxActions = 100
+	// MaxBytes is the most the items of one transaction may add up to:
+	// 4 MB.
+	MaxBytes = 4 * 1024 * 1024
+)
+
+// WriteAPI is the TransactWriteItems operation, which *dynamodb.Client
+// satisfies.
+type WriteAPI interface {
+	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+}
+
+var _ WriteAPI = (*dynamodb.Client)(nil)
+
+// Options are the per-call options of [Write], [Get] and [Run], set with
+// functions as in the AWS SDK. The zero value is valid.
+type Options struct {
+	// Token is the client request token of a write transaction: DynamoDB
+	// applies a transaction sent again with the same token (within 10
+	// minutes) once, and refuses the token with another transaction
+	// ([ErrTokenReused]). At most 36 characters of a-z, A-Z, 0-9 and '-'.
+	Token string
+	// ContentToken derives the token from the transaction's content: a
+	// hash of the request as sent, its maps in sorted order. Sending the
+	// same transaction again is then a no-op within the idempotency
+	// window, even from another process; see the package documentation
+	// for when that is wrong.
+	ContentToken bool
+	// Capacity, when set, receives the consumed capacity of every request
+	// (ReturnConsumedCapacity=INDEXES).
+	Capacity *keyfirst.Capacity
+	// MaxAttempts bounds the attempts of Write (default 5) while DynamoDB
+	// cancels the transaction only for conflicts with other transactions
+	// or throttling, and of Run (default 100) while other writers change
+	// what it read.
+	MaxAttempts int
+	// RetryBaseDelay and RetryMaxDelay shape the exponential backoff with
+	// full jitter between attempts (defaults 25ms and 2s).
+	RetryBaseDelay, RetryMaxDelay time.Duration
+}
+
+// Token sets [Options.Token].
+func Token(t string) func(*Options) { return func(o *Options) { o.Token = t } }
+
+// ContentToken sets [Options.ContentToken].
+func ContentToken() func(*Options) { return func(o *Options) { o.ContentToken = true } }
+
+// WithCapacity adds the capacity consumed by the call's requests to c.
+func WithCapacity(c *keyfirst.Capacity) func(*Options) { return func(o *Options) { o.Capacity = c } }
+
+// WithMaxAttempts sets [Options.MaxAttempts].
+func WithMaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
+
+// Default attempts of Write (conflicts and throttling only) and Run.
+const (
+	defaultWriteAttempts = 5
+	defaultRunAttempts   = 100
+)
+
+func buildOptions(op string, fns []func(*Options)) (Options, error) {
+	var o Options
+	for _, fn := range fns {
+		if fn != nil {
+			fn(&o)
+		}
+	}
+	refuse := func(option, detail string) (Options, error) {
+		return o, &keyfirst.OptionError{Op: op, Option: option, Detail: detail}
+	}
+	switch {
+	case o.Token != "" && o.ContentToken:
+		return refuse("Token/ContentToken", "set one or the other")
+	case o.Token != "" && !validToken(o.Token):
+		return refuse("Token", fmt.Sprintf("%q: DynamoDB takes 1 to 36 characters of a-z, A-Z, 0-9 and '-'", o.Token))
+	case o.MaxAttempts < 0:
+		return refuse("MaxAttempts", fmt.Sprintf("%d; use a positive number, or 0 for the default", o.MaxAttempts))
+	case o.RetryBaseDelay < 0 || o.RetryMaxDelay < 0:
+		return refuse("RetryBaseDelay/RetryMaxDelay", "delays cannot be negative")
+	}
+	return o, nil
+}
+
+func (o Options) attempts(def int) int {
+	if o.MaxAttempts == 0 {
+		return def
+	}
+	return o.MaxAttempts
+}
+
+func (o Options) returnCapacity() types.ReturnConsumedCapacity {
+	if o.Capacity == nil {
+		return ""
+	}
+	return types.ReturnConsumedCapacityIndexes
+}
+
+// Write writes actions in one TransactWriteItems: all of them or none.
+// Each action is built by the same item plan as the single writes, so a
+// transaction derives every key, enters and leaves every sparse and
+// sharded index, guards the entity type and checks and increments the
+// version as Put, Replace and Delete do.
+//
+// Before any request Write refuses an action that cannot be built (an
+// [*ActionError] naming it), an empty transaction, more than [MaxActions]
+// items, more than [MaxBytes], and two actions on one item
+// ([*LimitError]). When DynamoDB cancels the transaction the error is a
+// [*CanceledError] naming each failed action and why; errors.Is(err,
+// keyfirst.ErrVersionConflict) and friends hold on it. A cancellation due
+// only to conflicts with other transactions or to throttling is retried,
+// with the same token, up to [Options.MaxAttempts] attempts (default 5).
+//
+// Every request carries a client request token: [Options.Token], one
+// derived from the content ([Options.ContentToken]), or else a random one
+// made for this call and kept for its retries. The SDK never fills in a
+// token of its own, so nothing of the caller's is ever modified.
+func Write(ctx context.Context, api WriteAPI, actions []Action, optFns ...func(*Options)) error {
+	o, err := buildOptions("Write", optFns)
+	if err != nil {
+		return err
+	}
+	return write(ctx, api, actions, &builder{}, o, o.attempts(defaultWriteAttempts))
+}
+
+// write builds the transaction of actions and sends it.
+func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o Options, attempts int) error {
+	steps, at, err := buildSteps(actions, b)
+	if err != nil {
+		return err
+	}
+	if err := o.tokenize(); err != nil {
+		return err
+	}
+	items := make([]types.TransactWriteItem, len(steps))
+	for i, s := range steps {
+		items[i] = s.action
+	}
+	canon := &canonicalBody{derive: o.ContentToken}
+	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
+	for attempt := 1; ; attempt++ {
+		in := &dynamodb.TransactWriteItemsInput{
+			TransactItems:          items,
+			ReturnConsumedCapacity: o.returnCapacity(),
+		}
+		if o.Token != "" {
+			in.ClientRequestToken = aws.String(o.Token)
+		}
+		out, err := api.TransactWriteItems(ctx, in, canon.sdkOptions())
+		if out != nil {
+			o.Capacity.AddWrite(out.ConsumedCapacity...)
+		}
+		if err == nil {
+			for _, a := range actions {
+				a.commit()
+			}
+			return nil
+		}
+		ce, retry, err := explain(err, steps, at, o.Token+canon.token)
+		if ce == nil || !retry || attempt >= attempts {
+			if ce != nil {
+				ce.Attempts = attempt
+			}
+			return err
+		}
+		if err := backoff.Sleep(ctx, policy.Delay(attempt-1)); err != nil {
+			return errors.Join(err, ce)
+		}
+	}
+}
+
+// buildSteps builds every action, and refuses before any request what
+// DynamoDB would refuse. at[i] is the position of the action of step i.
+func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
+	if len(actions) == 0 {
+		return nil, nil, &LimitError{Err: ErrEmpty}
+	}
+	var (
+		steps []step
+		at    []int
+		size  int
+	)
+	first := make(map[keyfirst.ItemID]int, len(actions))
+	for i, a := range actions {
+		if a == nil {
+			return nil, nil, &ActionError{Position: i, Err: errNilAction}
+		}
+		ss, err := a.steps(b)
+		if err != nil {
+			return nil, nil, &ActionError{Position: i, Err: err}
+		}
+		setPosition(a, i)
+		for _, s := range ss {
+			if j, dup := first[s.id]; dup {
+				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: s.id.String()}
+			}
+			first[s.id] = i
+			size += s.size
+			steps = append(steps, s)
+			at = append(at, i)
+		}
+	}
+	switch {
+	case len(steps) > MaxActions:
+		return nil, nil, &LimitError{Err: ErrTooManyActions, Count: len(steps), Limit: MaxActions}
+	case size > MaxBytes:
+		return nil, nil, &LimitError{Err: ErrTooLarge, Count: size, Limit: MaxBytes}
+	}
+	return steps, at, nil
+}
+
+var errNilAction = errors.New("txn: nil action")
+
+// setPosition records an action's position, for [Op.Stored].
+func setPosition(a Action, i int) {
+	if p, ok := a.(interface{ setPos(int) }); ok {
+		p.setPos(i)
+	}
+}
+
+func (op *Op[T]) setPos(i int) { op.pos = i }
+
+// explain turns the error of TransactWriteItems into the package's: a
+// cancellation into a [*CanceledError] (and whether every reason is worth
+// a retry: conflicts and throttling), a reused token into a [*TokenError].
+func explain(err error, steps []step, at []int, token string) (*CanceledError, bool, error) {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		var mismatch *types.IdempotentParameterMismatchException
+		if errors.As(err, &mismatch) {
+			return nil, false, &TokenError{Token: token, Err: err}
+		}
+		return nil, false, fmt.Errorf("txn: TransactWriteItems: %w", err)
+	}
+	ce := &CanceledError{}
+	retry := true
+	for i, r := range tce.CancellationReasons {
+		code := reasonCode(r)
+		if code == "" || i >= len(steps) {
+			continue
+		}
+		s := steps[i]
+		ae := &ActionError{Position: at[i], Part: s.part, Table: s.id.Table(), Entity: s.entity, Key: s.key,
+			Reason: code, Message: aws.ToString(r.Message), Err: reasonError(code)}
+		if code == "ConditionalCheckFailed" {
+			ae.Err = s.explain(r.Item)
+		}
+		retry = retry && (ae.Err == ErrTransactionConflict || ae.Err == ErrThrottled)
+		ce.Failed = append(ce.Failed, ae)
+	}
+	if len(ce.Failed) == 0 {
+		return ce, false, errors.Join(ce, err) // no reason given: keep the SDK's error
+	}
+	return ce, retry, ce
+}
+
+// reasonCode is the code of a cancellation reason, "" for None.
+func reasonCode(r types.CancellationReason) string {
+	if c := aws.ToString(r.Code); c != "None" {
+		return c
+	}
+	return ""
+}
+
+// reasonError is the sentinel of a cancellation reason other than a
+// failed condition.
+func reasonError(code string) error {
+	switch code {
+	case "TransactionConflict":
+		return ErrTransactionConflict
+	case "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded":
+		return ErrThrottled
+	case "ItemCollectionSizeLimitExceeded":
+		return ErrItemCollectionTooLarge
+	}
+	return ErrValidation
+}
