@@ -1,0 +1,100 @@
+package txn_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/txn"
+)
+
+// Every bad input is refused before any request, with a typed error.
+func TestBadInputsBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	client := noCalls{t}
+	o := order("c1", "o1", Open, "2026-06-23T10:00:00Z")
+	orderKey := mustKey(t, orders, o)
+	many := func(n int, note string) []txn.Action {
+		out := make([]txn.Action, n)
+		for i := range out {
+			v := order("c1", fmt.Sprintf("o%d", i), Closed, "x")
+			v.Note = note
+			out[i] = txn.Put(orders, v)
+		}
+		return out
+	}
+	big := strings.Repeat("x", 390*1024) // 11 items of 390 KB: over 4 MB
+
+	writes := []struct {
+		name    string
+		actions []txn.Action
+		opts    []func(*txn.Options)
+		want    error
+	}{
+		{"empty", nil, nil, txn.ErrEmpty},
+		{"101 actions", many(101, ""), nil, txn.ErrTooManyActions},
+		{"over 4 MB", many(11, big), nil, txn.ErrTooLarge},
+		{"two actions on one item", []txn.Action{txn.Put(orders, o), txn.Delete(orders, o)}, nil, txn.ErrSameItem},
+		{"a key of another entity type", []txn.Action{txn.Check(archived, mustKey(t, orders, o), txn.Name("id").AttributeExists())}, nil, keyfirst.ErrWrongEntityType},
+		{"invalid item", []txn.Action{txn.Put(orders, order("", "o1", Open, "x"))}, nil, keyfirst.ErrInvalidItem},
+		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, txn.Name("id").AttributeExists())}, nil, keyfirst.ErrInvalidItem},
+		{"check without condition", []txn.Action{txn.Check(orders, orderKey, expression.ConditionBuilder{})}, nil, keyfirst.ErrInvalidOption},
+		{"create-only replace", []txn.Action{txn.Replace(orders, o, txn.CreateOnly())}, nil, keyfirst.ErrInvalidOption},
+		{"nil action", []txn.Action{nil}, nil, nil},
+		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
+		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},
+		{"two tokens", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("a"), txn.ContentToken()}, keyfirst.ErrInvalidOption},
+	}
+	for _, c := range writes {
+		t.Run("Write/"+c.name, func(t *testing.T) {
+			err := txn.Write(ctx, client, c.actions, c.opts...)
+			if err == nil || c.want != nil && !errors.Is(err, c.want) {
+				t.Fatalf("%v, want %v", err, c.want)
+			}
+			var le *txn.LimitError
+			var ae *txn.ActionError
+			var oe *keyfirst.OptionError
+			if !errors.As(err, &le) && !errors.As(err, &ae) && !errors.As(err, &oe) {
+				t.Fatalf("%T %v: not a typed error", err, err)
+			}
+			t.Log(err)
+		})
+	}
+	run := func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) { return []txn.Action{txn.Put(orders, o)}, nil }
+	if err := txn.Run(ctx, client, run, txn.Token("t")); !errors.Is(err, keyfirst.ErrInvalidOption) {
+		t.Fatalf("Run with a token: %v", err)
+	}
+
+	reads := make([]txn.Reader, 101)
+	for i := range reads {
+		reads[i] = txn.Read(orders, mustKey(t, orders, order("c1", fmt.Sprintf("o%d", i), Open, "")))
+	}
+	gets := []struct {
+		name  string
+		reads []txn.Reader
+		want  error
+	}{
+		{"empty", nil, txn.ErrEmpty},
+		{"101 reads", reads, txn.ErrTooManyActions},
+		{"one item twice", []txn.Reader{txn.Read(orders, orderKey), txn.Read(orders, orderKey)}, txn.ErrSameItem},
+		{"a key of another entity type", []txn.Reader{txn.Read(archived, orderKey)}, keyfirst.ErrWrongEntityType},
+		{"zero key", []txn.Reader{txn.Read(orders, keyfirst.Key[Order]{})}, keyfirst.ErrInvalidItem},
+	}
+	for _, c := range gets {
+		t.Run("Get/"+c.name, func(t *testing.T) {
+			if err := txn.Get(ctx, client, c.reads); !errors.Is(err, c.want) {
+				t.Fatalf("%v, want %v", err, c.want)
+			}
+		})
+	}
+	if r := txn.Read(orders, orderKey); !errors.Is(func() error { _, err := r.Result(); return err }(), txn.ErrNotRead) {
+		t.Fatal("a read not sent has a result")
+	}
+}
+
