@@ -66,7 +66,9 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 			t.Log(err)
 		})
 	}
-	run := func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) { return []txn.Action{txn.Put(orders, o)}, nil }
+	run := func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
+		return []txn.Action{txn.Put(orders, o)}, nil
+	}
 	if err := txn.Run(ctx, client, run, txn.Token("t")); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("Run with a token: %v", err)
 	}
@@ -97,4 +99,3 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		t.Fatal("a read not sent has a result")
 	}
 }
-
