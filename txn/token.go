@@ -46,13 +46,16 @@ func (o *Options) tokenize() error {
 }
 
 // sdkOptions are the SDK options of a TransactWriteItems: the SDK's own
-// token provider is off (it would write a token into the input), and the
-// body is canonical JSON, its object keys sorted, so that one transaction
-// is always the same bytes, whatever order Go's maps gave the SDK. With
-// ContentToken the token is a hash of those bytes.
+// token provider is off (it would write a token into the input) and, when
+// c is on, the body is canonical JSON, its object keys sorted, so that one
+// transaction is always the same bytes, whatever order Go's maps gave the
+// SDK. With ContentToken the token is a hash of those bytes.
 func (c *canonicalBody) sdkOptions() func(*dynamodb.Options) {
 	return func(so *dynamodb.Options) {
 		so.IdempotencyTokenProvider = nil
+		if !c.on {
+			return
+		}
 		so.APIOptions = append(so.APIOptions, func(s *middleware.Stack) error {
 			return s.Serialize.Add(c, middleware.After)
 		})
@@ -63,6 +66,7 @@ func (c *canonicalBody) sdkOptions() func(*dynamodb.Options) {
 // the JSON body with sorted object keys and, with derive, adds the
 // ClientRequestToken hashed from it.
 type canonicalBody struct {
+	on     bool // rewrite the body
 	derive bool
 	token  string // the token derived, for messages
 }

@@ -147,6 +147,10 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o Op
 	if err != nil {
 		return err
 	}
+	// A token the caller set or derives may be sent again, by another
+	// call: its body must be the same bytes. A random token is sent again
+	// only by the SDK's retries, which resend the serialized body.
+	canonical := o.Token != "" || o.ContentToken
 	if err := o.tokenize(); err != nil {
 		return err
 	}
@@ -154,7 +158,7 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o Op
 	for i, s := range steps {
 		items[i] = s.action
 	}
-	canon := &canonicalBody{derive: o.ContentToken}
+	canon := &canonicalBody{on: canonical, derive: o.ContentToken}
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
 		in := &dynamodb.TransactWriteItemsInput{
