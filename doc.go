@@ -9,9 +9,8 @@
 //
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
-//	txn, shard    typed transactions (planned, not yet written);
-//	              write-sharded GSIs and their fan-out reader (the
-//	              re-shard pass is not yet written)
+//	txn, shard    typed transactions; write-sharded GSIs and their
+//	              fan-out reader (the re-shard pass is not yet written)
 //	query, sparse key-condition-only reads; sparse index membership rules
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -35,8 +34,11 @@
 // the entity's bindings, and reads them with a fan-out that behaves like
 // one query (exact limit, one cursor); its re-shard pass is not yet
 // written.
-// [github.com/keyfirst/keyfirst/txn] is planned; today it holds only its
-// package documentation, and nothing tests it.
+// [github.com/keyfirst/keyfirst/txn] writes and reads entities in
+// transactions, each action built by the same item plan as the single
+// writes ([Entity.TransactPut] and its siblings), with cancellation
+// reasons mapped back to the actions, idempotency tokens, unique values
+// by marker items and read-modify-write.
 // [github.com/keyfirst/keyfirst/integration] imports only the standard
 // library and the AWS SDK, and starts containers with the docker CLI;
 // nothing in the library imports it, so a module that imports keyfirst
@@ -139,7 +141,9 @@
 // [Entity.Get] reads. Writes take a complete T. Reads take a [Key], derived
 // from a T whose key fields are set by [Entity.Key]: a comparable value, so
 // a mistake in the key fields is reported once, where the key is made, and
-// a key of one entity type cannot be passed to another. Every operation
+// a key of one entity type cannot be passed to another (by its type
+// parameter, and for two entity types of one Go type by the entity type it
+// carries: [ErrWrongEntityType] before any request). Every operation
 // takes the context first and a client interface with the one method it
 // needs ([GetItemAPI], [PutItemAPI], ...), which *dynamodb.Client
 // satisfies, and options as in the AWS SDK ([Options]: [ConsistentRead],
@@ -149,8 +153,8 @@
 // # Why no write can leave a derived attribute stale
 //
 // keyfirst never writes part of an item. Every write path (Put, Replace,
-// Modify and the puts of [Table.BatchWrite]) builds the complete item from
-// a T with the same function: T's fields, the entity-type attribute, the
+// Modify, the puts of [Table.BatchWrite] and the actions of transactions)
+// builds the complete item from a T with the same function: T's fields, the entity-type attribute, the
 // primary key and, for each index, either all of that index's derived key
 // attributes (the item belongs to the index) or none of them. Put writes
 // that item (on the condition that the key holds no item of another entity

@@ -71,8 +71,6 @@ const (
 	opCheck
 )
 
-var opNames = [...]string{opPut: "Put", opReplace: "Replace", opDelete: "Delete", opCheck: "Check"}
-
 // Op is a typed action on one item of entity type T. After a transaction
 // that succeeded, [Op.Item] returns the item as written (with the version
 // the write stored); after a cancellation, [Op.Stored] returns the stored

@@ -70,18 +70,7 @@ func rawTransaction(b *testing.B, table string, os []Order) *dynamodb.TransactWr
 func BenchmarkWrite10(b *testing.B) {
 	s, ctx := localShop(b)
 	os := benchOrders()
-	b.Run("keyfirst", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			actions := make([]txn.Action, len(os))
-			for i, o := range os {
-				actions[i] = txn.Put(s.orders, o)
-			}
-			if err := txn.Write(ctx, s.client, actions); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
 	b.Run("raw SDK", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -97,17 +86,7 @@ func BenchmarkWrite10(b *testing.B) {
 func BenchmarkTransactionVsSingleWrites(b *testing.B) {
 	s, ctx := localShop(b)
 	os := benchOrders()
-	b.Run("transaction of 10", func(b *testing.B) {
-		for b.Loop() {
-			actions := make([]txn.Action, len(os))
-			for i, o := range os {
-				actions[i] = txn.Put(s.orders, o)
-			}
-			if err := txn.Write(ctx, s.client, actions); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("transaction of 10", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
 	b.Run("10 single puts", func(b *testing.B) {
 		for b.Loop() {
 			for _, o := range os {
@@ -147,20 +126,9 @@ func BenchmarkWrite10Offline(b *testing.B) {
 	table := keyfirst.Must(shopTable.Named("bench"))
 	e := keyfirst.Must(orders.In(table))
 	os := benchOrders()
-	keyfirstWrite := func(b *testing.B, opts ...func(*txn.Options)) {
-		b.ReportAllocs()
-		for b.Loop() {
-			actions := make([]txn.Action, len(os))
-			for i, o := range os {
-				actions[i] = txn.Put(e, o)
-			}
-			if err := txn.Write(context.Background(), client, actions, opts...); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.Run("keyfirst", func(b *testing.B) { keyfirstWrite(b) })
-	b.Run("keyfirst with token", func(b *testing.B) { keyfirstWrite(b, txn.Token("a-token")) })
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, client, e, os) })
+	b.Run("keyfirst with token", func(b *testing.B) { writeOrders(b, ctx, client, e, os, txn.Token("a-token")) })
 	b.Run("raw SDK", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -169,4 +137,19 @@ func BenchmarkWrite10Offline(b *testing.B) {
 			}
 		}
 	})
+}
+
+// writeOrders writes os in one transaction per iteration, building the
+// actions each time.
+func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyfirst.Entity[Order], os []Order, opts ...func(*txn.Options)) {
+	b.ReportAllocs()
+	for b.Loop() {
+		actions := make([]txn.Action, len(os))
+		for i, o := range os {
+			actions[i] = txn.Put(e, o)
+		}
+		if err := txn.Write(ctx, client, actions, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

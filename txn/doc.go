@@ -1,6 +1,130 @@
-// Package txn will offer typed transactions (TransactWriteItems and
-// TransactGetItems) over keyfirst entities: the same derived keys as every
-// other write path, at most 100 actions and one action per item checked
-// before the request, and cancellation reasons translated into typed errors
-// that name the failing action.
+// Package txn writes and reads keyfirst entities in DynamoDB transactions
+// (TransactWriteItems, TransactGetItems): all of the actions or none, on
+// items of several entity types and tables, with every invariant the
+// single writes keep.
+//
+// # When to use a transaction, and when not
+//
+// A transaction is for a real invariant across items (seed 004): decrement
+// the stock and create the order, move a value from one item to another,
+// create an item and the marker that keeps one of its values unique. It
+// costs more than the same writes done alone: DynamoDB bills each item of
+// a transaction twice (a prepare and a commit), it takes at most
+// [MaxActions] items and [MaxBytes] in all, two transactions on one item
+// cancel each other (TransactionConflict), and its latency is that of its
+// slowest item. Writes that may succeed or fail each on its own are not a
+// transaction: write them one by one, or in a batch
+// (keyfirst.Table.BatchWrite) when they are many. A single item needs no
+// transaction at all: keyfirst.Entity.Modify is a read-modify-write of one
+// item, guarded by its version.
+//
+// # Write transactions
+//
+// [Write] takes typed actions, each built by the entity with the same item
+// plan as keyfirst's single writes ([keyfirst.Entity.TransactPut] and its
+// siblings): [Put] as Entity.Put, [Replace] as Entity.Replace, [Delete] as
+// Entity.Delete, and [Check], a condition on an item that is not written.
+// So inside a transaction, as outside, every key attribute is derived from
+// the item, an item enters and leaves each sparse and sharded index by SET
+// and REMOVE of that index's attributes, no write touches an item of
+// another entity type, and the version of a versioned entity is checked
+// and incremented. A caller's condition ([If], [Check]) comes from the
+// expression package and is joined with AND to keyfirst's own guard:
+//
+//	p.Stock--
+//	dec := txn.Replace(products, p) // requires p's version, stores the next
+//	put := txn.Put(orders, o, txn.CreateOnly())
+//	err := txn.Write(ctx, client, []txn.Action{dec, put})
+//	stored, _ := dec.Item() // p with its new version
+//
+// Before any request Write refuses an empty transaction, more than
+// [MaxActions] items, more than [MaxBytes], two actions on one item
+// ([*LimitError]), and an action that cannot be built: an invalid item, a
+// key of another entity type ([*ActionError] wrapping the root package's
+// error).
+//
+// # Cancellation reasons, mapped back
+//
+// When DynamoDB cancels a transaction it answers with one reason per item,
+// by position. Write maps each back to the action that sent it and returns
+// a [*CanceledError]: for each failed action an [*ActionError] with its
+// position among the actions given, its entity type, its key, DynamoDB's
+// reason code, and the cause: for a failed condition the root package's
+// [*keyfirst.ConditionError] (wrapping [keyfirst.ErrVersionConflict] with
+// the expected and stored versions, [keyfirst.ErrAlreadyExists],
+// [keyfirst.ErrNotFound], [keyfirst.ErrWrongEntityType], or
+// [keyfirst.ErrConditionFailed] when the caller's own condition is what
+// failed), otherwise [ErrTransactionConflict], [ErrThrottled],
+// [ErrItemCollectionTooLarge] or [ErrValidation]. The error wraps them
+// all: errors.Is(err, keyfirst.ErrVersionConflict) holds. Every action
+// asks for the stored item on a failed condition
+// (ReturnValuesOnConditionCheckFailure=ALL_OLD): that is how keyfirst
+// tells a version conflict from a missing item, and [Op.Stored] returns it
+// as T. A cancellation due only to conflicts or throttling is retried with
+// backoff, up to [Options.MaxAttempts] attempts.
+//
+// # Read transactions
+//
+// [Get] reads up to [MaxActions] items of any entity types in one
+// TransactGetItems, a consistent snapshot; each [ReadOp] returns its item
+// as T, and a missing item as [keyfirst.ErrNotFound] from
+// [ReadOp.Result].
+//
+// # Idempotency
+//
+// Every request carries a client request token that keyfirst sets:
+// [Options.Token], one derived from the content ([Options.ContentToken]),
+// or a random one made for the call and kept for its retries. DynamoDB
+// applies a transaction sent again with the same token, within 10 minutes,
+// once, and refuses the token with other content ([ErrTokenReused], from
+// IdempotentParameterMismatchException, whose message DynamoDB Local
+// leaves empty). Two traps are avoided: aws-sdk-go-v2, when no token is
+// set, writes the one it generates into the caller's input struct, so
+// sending that struct again is silently a no-op while building it again is
+// not idempotent at all (Write never lets the SDK fill one in); and the SDK
+// marshals Go maps in random order, so one transaction is not always the
+// same bytes: with a token that may be sent again, Write sends a canonical
+// body, its object keys sorted, and ContentToken hashes those bytes.
+// (DynamoDB Local 3.3.1 compared 60 replays of maps in random order as
+// equal; a service that compares bytes would not.)
+//
+// ContentToken makes the same content the same transaction: the right
+// thing for a retry of a write whose outcome is unknown, wrong for two
+// intentional writes of the same content within 10 minutes (put an item,
+// delete it, put it again: the second put is a no-op). Versioned entities
+// are safe either way, since each write carries the version it expects.
+//
+// # Unique values
+//
+// [NewUnique] declares an attribute unique in the table, by marker items
+// ("UNIQUE#USER#email#ann@example.com", naming the owner's key):
+// [Unique.Create], [Unique.Change] and [Unique.Delete] write the item and
+// its markers in one transaction, a taken value is an [*UniqueError]
+// wrapping [ErrNotUnique] that names the attribute, the value and its
+// holder; of two concurrent creates exactly one wins.
+//
+// # Read-modify-write: the stock and the order
+//
+// [Run] reads with [Tx.Get], lets the caller decide (out of stock is the
+// caller's error, and nothing is written), and writes the actions
+// returned in one transaction. A [Replace] or [Delete] of an item read is
+// written only if the stored item is still the one read: its version, or
+// for an entity without one every attribute it reads or writes (the guard
+// of keyfirst.Entity.Modify). When another writer came first the
+// transaction is cancelled with a version conflict, and Run reads and
+// decides again, with backoff, up to [Options.MaxAttempts] (default 100).
+// Seed 004 on DynamoDB Local: 8 buyers, 150 purchases of a stock of 100,
+// exactly 100 orders, stock 0, 50 out-of-stock errors.
+//
+// The mechanism is the versioned read-modify-write, not an atomic
+// "SET stock = stock - 1" with a condition "stock >= 1". An atomic update
+// writes part of an item, outside the item plan: it is correct only while
+// no derived key reads the field (a sparse "low stock" index, a sort key
+// by stock would go stale, the very defect keyfirst exists to prevent),
+// and keyfirst cannot prove that of a derivation written as a Go function;
+// it would also bypass the version that every other writer of the item
+// checks. The versioned write recomputes the whole item, so it stays
+// correct whatever the entity derives, at the price of a read per attempt
+// and of retries under contention (317 attempts for the 150 purchases of
+// the test).
 package txn
