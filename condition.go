@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -232,4 +233,32 @@ func (e *Entity[T]) guardWith(g guard, extra expression.ConditionBuilder) expres
 		return c.And(extra)
 	}
 	return c
+}
+
+// guardCache holds the built conditions of the guards that depend on the
+// entity only (a create; a put that may replace and an unversioned delete:
+// absent or of this type), built once rather than at every write. Their
+// maps are shared by every request that carries them, which only reads
+// them.
+var guardCache sync.Map // guardCacheKey -> built
+
+type guardCacheKey struct {
+	typeAttr, typeName, pk string
+	kind                   guardKind
+}
+
+// guardExpression builds g's condition, and extra too when it is set.
+func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) (built, error) {
+	if extra.IsSet() || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
+		return build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
+	}
+	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind}
+	if x, ok := guardCache.Load(k); ok {
+		return x.(built), nil
+	}
+	x, err := build(expression.NewBuilder().WithCondition(e.condition(g)))
+	if err == nil {
+		guardCache.Store(k, x)
+	}
+	return x, err
 }

@@ -51,7 +51,7 @@ func (e *Entity[T]) planDelete(v *T, extra expression.ConditionBuilder) (planned
 	if e.version != "" {
 		w.guard = guard{kind: guardVersion, expected: e.versionOf(v)}
 	}
-	w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, extra)))
+	w.x, err = e.guardExpression(w.guard, extra)
 	return w, err
 }
 

@@ -101,7 +101,7 @@ func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBui
 	if w.plan, err = e.plan(v, w.next); err != nil {
 		return w, err
 	}
-	w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, extra)))
+	w.x, err = e.guardExpression(w.guard, extra)
 	return w, err
 }
 

@@ -87,7 +87,8 @@ type TransactWrite struct {
 }
 
 // Action returns the action as TransactWriteItems takes it. Its maps are
-// shared with w: do not modify them.
+// shared (with w, and the condition's with other writes of the entity):
+// do not modify them.
 func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
 
 // ID returns the identity of the item the action writes or checks.
@@ -185,7 +186,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	}
 	if o.Read != nil && e.version == "" {
 		w.guard = guard{kind: guardUnchanged, read: o.Read}
-		if w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, o.Condition))); err != nil {
+		if w.x, err = e.guardExpression(w.guard, o.Condition); err != nil {
 			return TransactWrite{}, err
 		}
 	}
@@ -207,7 +208,7 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 	}
 	w := plannedWrite[T]{plan: itemPlan[T]{key: key}, next: -1, extra: true}
 	var err error
-	if w.x, err = build(expression.NewBuilder().WithCondition(e.guardWith(w.guard, o.Condition))); err != nil {
+	if w.x, err = e.guardExpression(w.guard, o.Condition); err != nil {
 		return TransactWrite{}, err
 	}
 	check := &types.ConditionCheck{
