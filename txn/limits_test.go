@@ -99,3 +99,21 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		t.Fatal("a read not sent has a result")
 	}
 }
+
+// A unique attribute must be an attribute of T, on a table whose key can
+// hold the marker keys.
+func TestNewUniqueRefuses(t *testing.T) {
+	t.Parallel()
+	if _, err := txn.NewUnique(users, "mail"); !errors.Is(err, keyfirst.ErrInvalidOption) {
+		t.Fatalf("an attribute T does not have: %v", err)
+	}
+	numbered := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "numbered", PartitionKey: keyfirst.NumberAttr("n")}))
+	e := keyfirst.Must(keyfirst.NewEntity(numbered, keyfirst.EntitySpec[User]{Type: "USER",
+		PartitionKey: keyfirst.DeriveNumber(func(User) (int, error) { return 1, nil })}))
+	if _, err := txn.NewUnique(e, "email"); !errors.Is(err, keyfirst.ErrInvalidOption) {
+		t.Fatalf("a table with a number key: %v", err)
+	}
+	if _, err := txn.NewUnique[User](nil, "email"); err == nil {
+		t.Fatal("a nil entity")
+	}
+}
