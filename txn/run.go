@@ -48,8 +48,9 @@ func (tx *Tx) Get(ctx context.Context, reads ...Reader) error {
 // Run is a read-modify-write transaction: it calls fn, which reads with
 // [Tx.Get] and returns the actions to write, and writes them with one
 // TransactWriteItems. When the transaction is cancelled because another
-// writer came first (an item read changed: [keyfirst.ErrVersionConflict];
-// a conflicting transaction; throttling) it calls fn again on fresh reads,
+// writer came first (an item read with Tx.Get changed:
+// [keyfirst.ErrVersionConflict]; a conflicting transaction; throttling) it
+// calls fn again on fresh reads,
 // after a pause of exponential backoff with full jitter, up to
 // [Options.MaxAttempts] attempts (default 100); the last error then wraps
 // [ErrGaveUp] too. fn must depend only on what it reads: it runs once per
@@ -78,7 +79,7 @@ func Run(ctx context.Context, api RunAPI, fn func(ctx context.Context, tx *Tx) (
 			one.Token = "" // a fresh random token per attempt
 			err = write(ctx, api, actions, &builder{reads: tx.reads}, one, 1)
 		}
-		if err == nil || !contention(err) {
+		if err == nil || !contention(err, tx.reads) {
 			return err
 		}
 		var ce *CanceledError
@@ -95,15 +96,21 @@ func Run(ctx context.Context, api RunAPI, fn func(ctx context.Context, tx *Tx) (
 }
 
 // contention reports whether err is a cancellation in which every failed
-// action lost to another writer: a version conflict, a conflicting
-// transaction, throttling.
-func contention(err error) bool {
+// action lost to another writer: a version conflict on an item this
+// attempt read (reading again will see the other writer's item), a
+// conflicting transaction, throttling.
+func contention(err error, reads map[keyfirst.ItemID]map[string]types.AttributeValue) bool {
 	var ce *CanceledError
 	if !errors.As(err, &ce) || len(ce.Failed) == 0 {
 		return false
 	}
+	read := make(map[string]bool, len(reads))
+	for id := range reads {
+		read[id.String()] = true
+	}
 	for _, f := range ce.Failed {
-		if !errors.Is(f.Err, keyfirst.ErrVersionConflict) && f.Err != ErrTransactionConflict && f.Err != ErrThrottled {
+		conflict := errors.Is(f.Err, keyfirst.ErrVersionConflict) && read[f.Table+" "+f.Key]
+		if !conflict && f.Err != ErrTransactionConflict && f.Err != ErrThrottled {
 			return false
 		}
 	}

@@ -105,3 +105,61 @@ func TestStockAndOrderSeed004(t *testing.T) {
 	}
 	t.Logf("%d purchases by %d buyers: %d bought, %d out of stock, %d attempts (reads) in all", purchases, buyers, bought.Load(), out.Load(), calls.Load())
 }
+
+// Run on an entity without a version: the item read is guarded by every
+// attribute the entity reads or writes, so another writer's change
+// between the read and the write cancels the attempt (a version conflict)
+// and the next attempt works on the fresh item: no update is lost. A
+// version conflict on an item Run did not read ends it at once.
+func TestRunGuardsWhatItRead(t *testing.T) {
+	t.Parallel()
+	s, ctx := localShop(t)
+	o := order("c1", "o1", Open, "2026-06-23T10:00:00Z")
+	if _, err := s.orders.Put(ctx, s.client, o); err != nil {
+		t.Fatal(err)
+	}
+	key := mustKey(t, s.orders, o)
+	attempts := 0
+	err := txn.Run(ctx, s.client, func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
+		attempts++
+		r := txn.Read(s.orders, key)
+		if err := tx.Get(ctx, r); err != nil {
+			return nil, err
+		}
+		v, err := r.Result()
+		if err != nil {
+			return nil, err
+		}
+		if attempts == 1 { // another writer comes first
+			other := v
+			other.Product = "p9"
+			if _, err := s.orders.Replace(ctx, s.client, other); err != nil {
+				return nil, err
+			}
+		}
+		v.Note += "noted"
+		return []txn.Action{txn.Replace(s.orders, v)}, nil
+	})
+	if err != nil || attempts != 2 {
+		t.Fatalf("%v after %d attempts, want success after 2", err, attempts)
+	}
+	got, err := s.orders.Get(ctx, s.client, key)
+	if err != nil || got.Product != "p9" || got.Note != "noted" {
+		t.Fatalf("%+v %v: an update was lost", got, err)
+	}
+
+	p, err := s.products.Put(ctx, s.client, Product{ID: "p1", Name: "lamp", Stock: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := p
+	stale.Version = 7
+	attempts = 0
+	err = txn.Run(ctx, s.client, func(context.Context, *txn.Tx) ([]txn.Action, error) {
+		attempts++
+		return []txn.Action{txn.Replace(s.products, stale)}, nil
+	})
+	if !errors.Is(err, keyfirst.ErrVersionConflict) || errors.Is(err, txn.ErrGaveUp) || attempts != 1 {
+		t.Fatalf("%v after %d attempts, want a version conflict after 1", err, attempts)
+	}
+}
