@@ -70,15 +70,20 @@ func rawTransaction(b *testing.B, table string, os []Order) *dynamodb.TransactWr
 func BenchmarkWrite10(b *testing.B) {
 	s, ctx := localShop(b)
 	os := benchOrders()
-	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
-	b.Run("raw SDK", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := s.client.TransactWriteItems(ctx, rawTransaction(b, s.table.Name(), os)); err != nil {
-				b.Fatal(err)
+	warmUp(b, s, os)
+	// Each twice, alternating: the first timed writes of a new table are
+	// slower on DynamoDB Local, whoever makes them.
+	for _, round := range []string{"", " again"} {
+		b.Run("raw SDK"+round, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.client.TransactWriteItems(ctx, rawTransaction(b, s.table.Name(), os)); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+		b.Run("keyfirst"+round, func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
+	}
 }
 
 // The latency of one transaction of 10 puts beside the same 10 puts sent
@@ -86,6 +91,7 @@ func BenchmarkWrite10(b *testing.B) {
 func BenchmarkTransactionVsSingleWrites(b *testing.B) {
 	s, ctx := localShop(b)
 	os := benchOrders()
+	warmUp(b, s, os)
 	b.Run("transaction of 10", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
 	b.Run("10 single puts", func(b *testing.B) {
 		for b.Loop() {
@@ -149,6 +155,16 @@ func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyf
 			actions[i] = txn.Put(e, o)
 		}
 		if err := txn.Write(ctx, client, actions, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// warmUp stores the orders once, so that every timed write replaces them
+// (the first write of an item also inserts it in both indexes).
+func warmUp(b *testing.B, s shop, os []Order) {
+	for _, o := range os {
+		if _, err := s.orders.Put(context.Background(), s.client, o); err != nil {
 			b.Fatal(err)
 		}
 	}
