@@ -10,8 +10,8 @@
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
 //	txn, shard    typed transactions (planned, not yet written);
-//	              write-sharded GSIs and their fan-out reader (the
-//	              re-shard pass is not yet written)
+//	              write-sharded GSIs, their fan-out reader and
+//	              re-shard pass
 //	query, sparse key-condition-only reads; sparse index membership rules
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -33,8 +33,8 @@
 // item belongs to a sparse index. [github.com/keyfirst/keyfirst/shard]
 // declares write-sharded GSIs (OPEN#0 .. OPEN#N-1), writes them through
 // the entity's bindings, and reads them with a fan-out that behaves like
-// one query (exact limit, one cursor); its re-shard pass is not yet
-// written.
+// one query (exact limit, one cursor), and moves items to a new shard
+// count with a resumable pass.
 // [github.com/keyfirst/keyfirst/txn] is planned; today it holds only its
 // package documentation, and nothing tests it.
 // [github.com/keyfirst/keyfirst/integration] imports only the standard
