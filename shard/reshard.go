@@ -91,7 +91,12 @@ const reshardPage = 100
 // guarded against a concurrent write by the item's version or its
 // image, and retried on contention). An item the service rewrites in the
 // meantime is moved by that write already; one deleted in the meantime
-// counts as Gone. Items on their shard cost a read and no write.
+// counts as Gone. Items on their shard cost a read and no write. A move
+// is a write like any other: a versioned entity's version goes up by one.
+// The pass decodes the items as the index returns them, so the index
+// must project what the entity's key and the shard's Field or Pick read
+// (ALL does); otherwise the pass stops at the first item with the key's
+// error.
 //
 // The procedure: deploy Shards: new, PreviousShards: old (writes go to the
 // new shards at once, reads cover both); run Reshard until it returns an
