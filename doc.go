@@ -180,6 +180,21 @@
 // item, so a complete item costs no more WCUs than a partial one), and
 // Modify adds a consistent read.
 //
+// # Items stored under an older definition
+//
+// Changing how an attribute derives (a new index, a composite key in
+// another order, a new sparse rule, another shard count) changes what the
+// next write of each item stores, not the items already stored.
+// [Entity.Refresh] brings one stored item, as read, up to the current
+// definition: it decodes it, rebuilds the complete item with the same
+// item plan as every write, and, when an attribute the entity derives or
+// writes is stored otherwise, writes it with Replace's UpdateItem (SET or
+// REMOVE for each index), guarded as Modify is (the version, or every
+// attribute as read), so a concurrent write is never overwritten: the
+// result is then RefreshConflicted with the item stored now.
+// [Entity.PlanRefresh] is its dry run. A changed primary key is not a
+// refresh ([ErrKeyChanged]).
+//
 // # Optimistic locking
 //
 // An entity may name an integer field of T as its version
