@@ -1,6 +1,7 @@
 // Package keyfirst is typed single-table DynamoDB data access in which every
 // access pattern compiles to a key condition: never a filter expression, never
-// a Scan of the table.
+// a Scan of the table (the one Scan of a table is the migrate package's
+// backfill, a full export by design).
 //
 // # Architecture
 //
@@ -9,6 +10,10 @@
 //
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
+//	migrate       the backfill after a change of key design: a parallel
+//	              Scan that rewrites the items stored under an older
+//	              definition (Entity.Refresh), within a write budget,
+//	              resumable from a checkpoint
 //	txn, shard    typed transactions (planned, not yet written);
 //	              write-sharded GSIs and their fan-out reader (the
 //	              re-shard pass is not yet written)
@@ -35,6 +40,10 @@
 // the entity's bindings, and reads them with a fan-out that behaves like
 // one query (exact limit, one cursor); its re-shard pass is not yet
 // written.
+// [github.com/keyfirst/keyfirst/migrate] brings the items stored before a
+// change of key design (a new index, a composite key in another order, a
+// new sparse rule, another shard count) up to the entities' current
+// definitions, on a live table.
 // [github.com/keyfirst/keyfirst/txn] is planned; today it holds only its
 // package documentation, and nothing tests it.
 // [github.com/keyfirst/keyfirst/integration] imports only the standard
@@ -193,7 +202,8 @@
 // attribute as read), so a concurrent write is never overwritten: the
 // result is then RefreshConflicted with the item stored now.
 // [Entity.PlanRefresh] is its dry run. A changed primary key is not a
-// refresh ([ErrKeyChanged]).
+// refresh ([ErrKeyChanged]). The migrate package runs it over a whole
+// table.
 //
 // # Optimistic locking
 //

@@ -74,7 +74,9 @@
 // Scan and the write, the write is refused and nothing is overwritten;
 // the backfill takes the item as DynamoDB returned it with the refusal
 // and decides again (usually: up to date, the service's write stored the
-// new attributes), up to MaxConflicts times. Throttled requests
+// new attributes), up to MaxConflicts times. A versioned item is stored
+// with its next version, as by every write: a writer that read it before
+// gets a version conflict and reads again (Modify does so by itself). Throttled requests
 // (ProvisionedThroughputExceededException, ThrottlingException,
 // RequestLimitExceeded) are retried with exponential backoff and full
 // jitter. The budget is a token bucket fed by the capacity DynamoDB
