@@ -331,12 +331,7 @@ func (r *runner) finish(err error) (*Report, error) {
 		r.report.EstimatedWCU += er.EstimatedWCU
 		for name, ix := range er.Indexes {
 			sum := r.report.Indexes[name]
-			sum.Enter += ix.Enter
-			sum.Leave += ix.Leave
-			sum.Move += ix.Move
-			sum.Update += ix.Update
-			sum.Writes += ix.Writes
-			sum.EstimatedWCU += ix.EstimatedWCU
+			sum.add(ix)
 			r.report.Indexes[name] = sum
 		}
 	}

@@ -52,6 +52,15 @@ type IndexReport struct {
 	EstimatedWCU float64 `json:"estimatedWCU"`
 }
 
+func (r *IndexReport) add(o IndexReport) {
+	r.Enter += o.Enter
+	r.Leave += o.Leave
+	r.Move += o.Move
+	r.Update += o.Update
+	r.Writes += o.Writes
+	r.EstimatedWCU += o.EstimatedWCU
+}
+
 func (r *IndexReport) count(ic sparse.IndexCost) {
 	switch ic.Transition {
 	case sparse.Enter:
