@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -165,6 +164,7 @@ func (b *Backfill) Run(ctx context.Context, api API) (*Report, error) {
 type runner struct {
 	b            *Backfill
 	targets      map[string]*target
+	known        map[string]bool // the entity types of the table
 	estimator    *sparse.Estimator
 	budget       *budget
 	maxConflicts int
@@ -199,7 +199,10 @@ func (b *Backfill) start() (*runner, error) {
 	case b.PageSize < 0 || b.ProgressEvery < 0 || b.MaxConflicts < 0:
 		return fail(ConfigOption, "", "PageSize, ProgressEvery and MaxConflicts are 0 (the default) or positive")
 	}
-	r := &runner{b: b, targets: map[string]*target{}, budget: newBudget(b.WCU), maxConflicts: b.MaxConflicts}
+	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, budget: newBudget(b.WCU), maxConflicts: b.MaxConflicts}
+	for _, typ := range b.Table.EntityTypes() {
+		r.known[typ] = true
+	}
 	if r.maxConflicts == 0 {
 		r.maxConflicts = DefaultMaxConflicts
 	}
@@ -484,7 +487,7 @@ func (r *runner) item(ctx context.Context, api API, item map[string]types.Attrib
 	typ := r.b.Table.EntityType(item)
 	t := r.targets[typ]
 	if t == nil {
-		if slices.Contains(r.b.Table.EntityTypes(), typ) {
+		if r.known[typ] {
 			n.Scanned, n.Skipped = 1, 1
 			return n, nil
 		}
