@@ -54,24 +54,30 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 	if err != nil {
 		return item, err
 	}
-	x, err := e.updateExpression(p, cond)
-	if err != nil {
-		return item, err
-	}
-	if err := e.checkExpressions(op, x); err != nil {
-		return item, err
-	}
-	in := e.updateInput(p, x, o)
-	err = sendWrite(e, o, op, p.key, expected, false,
-		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
-		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
-	if err != nil {
+	if err := e.writePlan(ctx, api, op, p, expected, cond, o); err != nil {
 		return item, err
 	}
 	if next >= 0 {
 		e.setVersion(&item, next)
 	}
 	return item, nil
+}
+
+// writePlan sends the UpdateItem that makes the stored item the planned
+// one, on condition cond: the write of Replace, Modify and Refresh.
+func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string, p itemPlan[T], expected int64,
+	cond expression.ConditionBuilder, o Options) error {
+	x, err := e.updateExpression(p, cond)
+	if err != nil {
+		return err
+	}
+	if err := e.checkExpressions(op, x); err != nil {
+		return err
+	}
+	in := e.updateInput(p, x, o)
+	return sendWrite(e, o, op, p.key, expected, false,
+		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
+		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 }
 
 // updateInput is the UpdateItem request that writes the planned item with
