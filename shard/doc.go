@@ -140,7 +140,11 @@
 // returns an empty Next (it is resumable: [WithCheckpoint], [WithItems]
 // for a chunk of work per run, [WithProgress] to store the checkpoint);
 // it rewrites, through the entity's one write path, every item not on the
-// shard the new count gives it. Then deploy without PreviousShards.
+// shard the new count gives it. Then deploy without PreviousShards. (A
+// [github.com/keyfirst/keyfirst/migrate] backfill moves them too, within
+// a write budget, as part of a Scan of the whole table: the tool when
+// several definitions change at once; Reshard reads only the index's
+// shards.)
 //
 // Reads stay exact throughout, and a [Cursor] made before the change
 // resumes after it: a cursor holds the last item's place in the merged
