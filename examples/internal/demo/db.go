@@ -108,6 +108,9 @@ func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func
 		if !aws.ToBool(in.ScanIndexForward) && in.ScanIndexForward != nil {
 			what += ", ScanIndexForward=false"
 		}
+		if in.Limit != nil {
+			what += fmt.Sprintf(", Limit=%d", *in.Limit)
+		}
 		db.record(request{what: what, read: int(out.ScannedCount), returned: int(out.Count), units: units(out.ConsumedCapacity)})
 	}
 	return out, err
