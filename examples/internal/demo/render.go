@@ -18,7 +18,7 @@ var placeholder = regexp.MustCompile(`[#:][A-Za-z0-9_]+`)
 // render returns expression x with its placeholders replaced by the names
 // and values they stand for: what DynamoDB evaluates.
 func render(x *string, names map[string]string, values map[string]types.AttributeValue) string {
-	return placeholder.ReplaceAllStringFunc(aws.ToString(x), func(p string) string {
+	return placeholder.ReplaceAllStringFunc(strings.Join(strings.Fields(aws.ToString(x)), " "), func(p string) string {
 		if n, ok := names[p]; ok {
 			return n
 		}
