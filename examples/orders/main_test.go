@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/keyfirst/keyfirst/examples/internal/demotest"
@@ -47,3 +49,16 @@ side by side:
   items returned  4                   4           4
   RCU             0.5                 0.5         3.5
 `
+
+// The README prints the side-by-side table as this example prints it.
+func TestREADMEShowsTheTable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "on DynamoDB Local it prints:\n\n```\n")
+	table, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !strings.HasSuffix(want, "side by side:\n"+table) {
+		t.Fatalf("README.md's table of examples/orders differs from what it prints:\n%s", table)
+	}
+}
