@@ -51,10 +51,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	events, err := Events.In(table)
-	if err != nil {
-		return err
-	}
+	events := keyfirst.Must(Events.In(table)) // a binding of its own schema: In cannot fail
 
 	at := func(s string) time.Time {
 		t, err := time.Parse(time.RFC3339, s)

@@ -89,10 +89,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	orders, err := Orders.In(table)
-	if err != nil {
-		return err
-	}
+	orders := keyfirst.Must(Orders.In(table)) // a binding of its own schema: In cannot fail
 
 	// c_42 ordered every third day of 2019, and cancelled every seventh
 	// order; c_7's cancelled order is in another partition.

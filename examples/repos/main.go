@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -72,12 +71,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	repos, err1 := Repos.In(table)
-	issues, err2 := Issues.In(table)
-	stars, err3 := Stars.In(table)
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return err
-	}
+	// Bindings of their own schema: In cannot fail.
+	repos, issues, stars := keyfirst.Must(Repos.In(table)), keyfirst.Must(Issues.In(table)), keyfirst.Must(Stars.In(table))
 
 	at := func(day, hour int) time.Time { return time.Date(2026, 6, day, hour, 0, 0, 0, time.UTC) }
 	if err := table.BatchWrite(ctx, db, []keyfirst.WriteRequest{

@@ -112,14 +112,9 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err := errors.Join(err1, err2); err != nil {
 		return err
 	}
-	orgs, err1 := Orgs.In(saas)
-	users, err2 := Users.In(saas)
-	customers, err3 := Customers.In(shop)
-	orders, err4 := Orders.In(shop)
-	inventory, err5 := Inventory.In(shop)
-	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
-		return err
-	}
+	// Bindings of their own schemas: In cannot fail.
+	orgs, users := keyfirst.Must(Orgs.In(saas)), keyfirst.Must(Users.In(saas))
+	customers, orders, inventory := keyfirst.Must(Customers.In(shop)), keyfirst.Must(Orders.In(shop)), keyfirst.Must(Inventory.In(shop))
 
 	if err := saas.BatchWrite(ctx, db, []keyfirst.WriteRequest{
 		orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
