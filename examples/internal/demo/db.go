@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,9 @@ import (
 
 // DB is a DynamoDB client that records the reads and updates an example
 // sends through it (Query, Scan, GetItem, UpdateItem), for [DB.Report] to
-// print; every other operation is the embedded client's, unrecorded. It
+// print; every other operation is the embedded client's, unrecorded, so
+// that loading data stays quiet (to show what a write costs, pass it
+// keyfirst.WithCapacity and print the [keyfirst.Capacity]). It
 // also creates and deletes the example's tables. It is safe for concurrent
 // use (a parallel scan sends its segments at once).
 type DB struct {
@@ -193,9 +196,13 @@ type Cost struct {
 	RCU, WCU float64
 }
 
-// Report prints the requests recorded since the last Report, those that
-// differ only in their start key or segment once, each followed by what
-// they read and cost, and returns the total.
+// Report prints the requests recorded since the last Report, each
+// followed by what it read and cost, and returns the total. Requests that
+// differ only in their start key or segment (the pages of a query, the
+// segments of a parallel scan) print once, with their sum. They print in
+// the order of their descriptions, not of their sending, so that requests
+// sent at the same time (a parallel scan, a fan-out) print the same way
+// every run; a Modify's GetItem comes before its UpdateItem either way.
 func (db *DB) Report() Cost {
 	db.mu.Lock()
 	sent := db.sent
@@ -223,6 +230,7 @@ func (db *DB) Report() Cost {
 			}
 		}
 	}
+	slices.Sort(order)
 	for _, what := range order {
 		fmt.Fprintf(db.w, "  > %s\n    %s\n", what, per[what])
 	}

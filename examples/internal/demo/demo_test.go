@@ -94,3 +94,29 @@ func TestCloseDeletesUnlessKeep(t *testing.T) {
 		}
 	}
 }
+
+// Report prints each kind of request once, with the sum of its requests,
+// in the order of the descriptions, whatever the order of sending.
+func TestReport(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	db := New(&out, nil)
+	db.record(request{what: "Scan T index I, TotalSegments=2", read: 2, returned: 2, units: 0.5})
+	db.record(request{what: "GetItem T {PK: \"a\"}", read: 1, returned: 1, units: 1})
+	db.record(request{what: "Scan T index I, TotalSegments=2", read: 1, returned: 1, units: 0.5})
+	db.record(request{what: "UpdateItem T {PK: \"a\"}: SET x = 1", units: 2, write: true})
+	total := db.Report()
+	want := `  > GetItem T {PK: "a"}
+    1 request, 1 item read, 1 returned, 1 RCU
+  > Scan T index I, TotalSegments=2
+    2 requests, 3 items read, 3 returned, 1 RCU
+  > UpdateItem T {PK: "a"}: SET x = 1
+    1 request, 2 WCU
+`
+	if out.String() != want || total != (Cost{Requests: 4, Writes: 1, Read: 4, Returned: 4, RCU: 2, WCU: 2}) {
+		t.Errorf("Report printed\n%s\nreturned %+v; want\n%s", out.String(), total, want)
+	}
+	if out.Reset(); db.Report() != (Cost{}) || out.Len() != 0 {
+		t.Errorf("a second Report printed %q", out.String())
+	}
+}
