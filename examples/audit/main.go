@@ -30,6 +30,7 @@ type Event struct {
 	Action string    `dynamodbav:"Action"`
 }
 
+// The keys, the access pattern, the table and the entity, declared once.
 var (
 	actorKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR")))
 	// eventKey is EVT#<ISO-8601 UTC, to the second>#<sequence, zero-padded>.

@@ -43,6 +43,7 @@ type Ticket struct {
 // IsOpen is the condition of open-tickets-index.
 func (t Ticket) IsOpen() bool { return t.Status == Open }
 
+// The keys, the access patterns, the table and the entity, declared once.
 var (
 	ticketKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
 	// openedAt is ISO-8601 in UTC at a fixed width: byte order is time order.

@@ -44,6 +44,7 @@ type (
 // IsAdmin is the condition of form 1's sparse index.
 func (u User) IsAdmin() bool { return u.Role == "Admin" }
 
+// Form 1's keys, access patterns, table SaaS and entities.
 var (
 	orgKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
 	userKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
@@ -79,6 +80,7 @@ type (
 	}
 )
 
+// Form 2's keys, access patterns, table ECommerce and entities.
 var (
 	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
 	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
@@ -124,6 +126,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}); err != nil {
 		return err
 	}
+	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the index by name, as the rule names it.
 	adminsOf := query.Of(users).Index("GSI1").Partition(query.Encoded(orgKey.Encode("berkshire"))).
 		SortAttr(query.Attr("GSI1SK").Eq(query.S("Admin")))
 	printAdmins := func() error {
