@@ -113,16 +113,17 @@
 // item returned over 10 shards). Without Limit, each shard query reads
 // one DynamoDB page at a time.
 //
-// Measured (BenchmarkFanout: the newest 50 of 2,000 open orders over 10
-// shards, 20 ms injected before every request, DynamoDB Local on a loaded
-// 2-core machine): one query of a single partition holding the same items
-// 29.0 ms; the default 48.3 ms, 10 requests, 2.6 items read per item
-// returned; LatencyFirst 50.0 ms, 10 requests, 10 read per returned; a
-// hand-written errgroup-and-heap reader 43.5 ms, 10 read per returned; the
-// shards read one after the other 266 ms. Ten concurrent queries cost
-// more than one on the same machine: the fan-out cannot reach the single
-// partition's latency, and the default gets near the hand-written reader's
-// while reading a quarter of its items.
+// Measured (BenchmarkFanout, medians of 3 runs: the newest 50 of 2,000
+// open orders over 10 shards, 20 ms injected before every request,
+// DynamoDB Local on a loaded 2-core machine): one query of a single
+// partition holding the same items 28.0 ms; the default 38.9 ms, 10
+// requests, 2.6 items read per item returned; LatencyFirst 50.1 ms, 10
+// requests, 10 read per returned; a hand-written errgroup-and-heap reader
+// 52.4 ms, 10 read per returned; the shards read one after the other 268
+// ms. Ten concurrent queries cost more than one on the same machine, so
+// the fan-out does not reach the single partition's latency (1.39x); the
+// default beats the hand-written reader by reading a quarter of its
+// items.
 //
 // Equal sort values: the merged order is by the index's sort key, then by
 // the table's key, whatever the shards. DynamoDB orders the items of one
