@@ -88,10 +88,11 @@
 // grammar (Sort, SortAttr, Desc, Limit, After; Page, All, Collect): every
 // partition [Index.ReadPartitions] returns is queried with query.On and
 // the same condition and direction, concurrently ([Reader.Concurrency]),
-// and the results are merged by the index's sort key; items are yielded
-// as soon as every shard that can still hold items has one buffered.
-// Limit n returns exactly the first n items of the merged order. A page
-// ends with one [Cursor] holding every shard's position. An error in one
+// and the results are merged by the index's sort key, then the table's
+// key; the items of a sort value are yielded as soon as every shard that
+// can still hold items has shown one past it. Limit n returns exactly the
+// first n items of the merged order. A page ends with one [Cursor]: the
+// last item's place in the merged order and every shard's position. An error in one
 // shard fails the read with a [*ShardError] naming the shard; breaking
 // out of All, cancelling the context or an error stops every shard query
 // before the call returns. [Cost] reports the requests, items read and

@@ -207,7 +207,8 @@ func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ..
 
 // All returns an iterator over the merged order, up to Limit items if
 // set, to the end otherwise. Items are yielded as soon as the merge
-// allows: when every shard that can still hold items has one buffered.
+// allows: the items of a sort value when every shard that can still hold
+// items has shown one past it (or ended).
 // Errors are yielded with the zero T and end the iteration: first a
 // [*ReadError] (before any request), then a [*ShardError]. Breaking out of
 // the loop, cancelling ctx or an error in one shard stops every shard
