@@ -1,6 +1,7 @@
 # keyfirst: the two commands of the README, and what they need.
 #   make test      vet, fuzz targets, race-enabled tests against DynamoDB Local
 #   make example   the flagship example against DynamoDB Local in a container
+#   make examples  every example program against one DynamoDB Local
 
 DYNAMODB_LOCAL_IMAGE ?= amazon/dynamodb-local:3.3.1
 # A count of executions, not a duration: with a duration, go1.26's fuzz
@@ -19,7 +20,7 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example docker image vet staticcheck unit fuzz clean-containers
+.PHONY: test example examples docker image vet staticcheck unit fuzz clean-containers
 
 # The fuzz targets run first, so that go test's summary closes the output.
 test: vet staticcheck docker image
@@ -29,7 +30,10 @@ test: vet staticcheck docker image
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 example: docker image
-	go run ./examples/quickstart
+	go run ./examples/orders
+
+examples: docker image
+	go run ./examples/internal/runall
 
 vet:
 	go vet ./...

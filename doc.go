@@ -1,6 +1,7 @@
 // Package keyfirst is typed single-table DynamoDB data access in which every
 // access pattern compiles to a key condition: never a filter expression, never
-// a Scan of the table.
+// a Scan of the table (the one Scan of a table is the migrate package's
+// backfill, a full export by design).
 //
 // # Architecture
 //
@@ -9,8 +10,12 @@
 //
 //	examples      runnable programs, one per access pattern
 //	integration   DynamoDB Local in a container, for tests (ours and yours)
-//	txn, shard    typed transactions; write-sharded GSIs and their
-//	              fan-out reader (the re-shard pass is not yet written)
+//	migrate       the backfill after a change of key design: a parallel
+//	              Scan that rewrites the items stored under an older
+//	              definition (Entity.Refresh), within a write budget,
+//	              resumable from a checkpoint
+//	txn, shard    typed transactions; write-sharded GSIs, their fan-out
+//	              reader and re-shard pass
 //	query, sparse key-condition-only reads; sparse index membership rules
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -32,8 +37,12 @@
 // item belongs to a sparse index. [github.com/keyfirst/keyfirst/shard]
 // declares write-sharded GSIs (OPEN#0 .. OPEN#N-1), writes them through
 // the entity's bindings, and reads them with a fan-out that behaves like
-// one query (exact limit, one cursor); its re-shard pass is not yet
-// written.
+// one query (exact limit, one cursor), and moves items to a new shard
+// count with a resumable pass.
+// [github.com/keyfirst/keyfirst/migrate] brings the items stored before a
+// change of key design (a new index, a composite key in another order, a
+// new sparse rule, another shard count) up to the entities' current
+// definitions, on a live table.
 // [github.com/keyfirst/keyfirst/txn] writes and reads entities in
 // transactions, each action built by the same item plan as the single
 // writes ([Entity.TransactPut] and its siblings), with cancellation
@@ -154,8 +163,8 @@
 //
 // keyfirst never writes part of an item. Every write path (Put, Replace,
 // Modify, the puts of [Table.BatchWrite] and the actions of transactions)
-// builds the complete item from a T with the same function: T's fields, the entity-type attribute, the
-// primary key and, for each index, either all of that index's derived key
+// builds the complete item from a T with the same function: T's fields,
+// the entity-type attribute, the primary key and, for each index, either all of that index's derived key
 // attributes (the item belongs to the index) or none of them. Put writes
 // that item (on the condition that the key holds no item of another entity
 // type), in which the attributes of the indexes the item left are
@@ -183,6 +192,22 @@
 // whole item (DynamoDB bills an update on the larger of the old and new
 // item, so a complete item costs no more WCUs than a partial one), and
 // Modify adds a consistent read.
+//
+// # Items stored under an older definition
+//
+// Changing how an attribute derives (a new index, a composite key in
+// another order, a new sparse rule, another shard count) changes what the
+// next write of each item stores, not the items already stored.
+// [Entity.Refresh] brings one stored item, as read, up to the current
+// definition: it decodes it, rebuilds the complete item with the same
+// item plan as every write, and, when an attribute the entity derives or
+// writes is stored otherwise, writes it with Replace's UpdateItem (SET or
+// REMOVE for each index), guarded as Modify is (the version, or every
+// attribute as read), so a concurrent write is never overwritten: the
+// result is then RefreshConflicted with the item stored now.
+// [Entity.PlanRefresh] is its dry run. A changed primary key is not a
+// refresh ([ErrKeyChanged]). The migrate package runs it over a whole
+// table.
 //
 // # Optimistic locking
 //

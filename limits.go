@@ -65,9 +65,9 @@ func (e *Entity[T]) checkExpressions(op string, x built) error {
 	}
 	detail := fmt.Sprintf("the condition has %d operators in %d bytes, DynamoDB allows %d operators and %d bytes",
 		ops, len(*c), maxExpressionOperators, maxExpressionBytes)
-	if op == "Modify" && e.version == "" {
-		detail = fmt.Sprintf("Modify's guard compares the %d attributes the entity reads and writes: %s; declare EntitySpec.Version to guard Modify with one attribute",
-			len(e.guarded), detail)
+	if (op == "Modify" || op == "Refresh") && e.version == "" {
+		detail = fmt.Sprintf("%s's guard compares the %d attributes the entity reads and writes: %s; declare EntitySpec.Version to guard %s with one attribute",
+			op, len(e.guarded), detail, op)
 	}
 	return fail(detail)
 }

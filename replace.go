@@ -55,33 +55,53 @@ func (e *Entity[T]) replaceGuard(v *T) (guard, int64, error) {
 // update writes the planned item with one conditional UpdateItem: the
 // write path of Replace and Modify.
 func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, g guard, next int64, o Options) (T, error) {
-	w, err := e.planUpdate(op, &item, g, next, expression.ConditionBuilder{})
+	p, err := e.plan(&item, next)
 	if err != nil {
 		return item, err
 	}
-	in := e.updateInput(w.plan, w.x, o)
-	err = sendWrite(e, o, op, w.plan.key, g,
-		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
-		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
-	if err != nil {
+	if err := e.writePlan(ctx, api, op, p, g, o); err != nil {
 		return item, err
 	}
-	w.stamp(e, &item)
+	if next >= 0 {
+		e.setVersion(&item, next)
+	}
 	return item, nil
 }
 
-// planUpdate plans the UpdateItem that makes the stored item *v (see
-// [Entity.updateExpression]) on condition g, and extra when set.
+// writePlan sends the UpdateItem that makes the stored item the planned
+// one, on guard g: the write of Replace, Modify and Refresh.
+func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string, p itemPlan[T], g guard, o Options) error {
+	x, err := e.updateOf(op, p, g, expression.ConditionBuilder{})
+	if err != nil {
+		return err
+	}
+	in := e.updateInput(p, x, o)
+	return sendWrite(e, o, op, p.key, g,
+		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
+		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
+}
+
+// planUpdate plans the UpdateItem that makes the stored item *v on
+// condition g, and extra when set: the update of a transaction.
 func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder) (plannedWrite[T], error) {
 	w := plannedWrite[T]{guard: g, next: next, extra: extra.IsSet()}
 	var err error
 	if w.plan, err = e.plan(v, next); err != nil {
 		return w, err
 	}
-	if w.x, err = e.updateExpression(w.plan, e.guardWith(g, extra)); err != nil {
-		return w, err
+	w.x, err = e.updateOf(op, w.plan, g, extra)
+	return w, err
+}
+
+// updateOf is the update expression of plan p (see
+// [Entity.updateExpression]) on condition g and extra, refused when
+// DynamoDB would refuse it.
+func (e *Entity[T]) updateOf(op string, p itemPlan[T], g guard, extra expression.ConditionBuilder) (built, error) {
+	x, err := e.updateExpression(p, e.guardWith(g, extra))
+	if err != nil {
+		return x, err
 	}
-	return w, e.checkExpressions(op, w.x)
+	return x, e.checkExpressions(op, x)
 }
 
 // updateInput is the UpdateItem request that writes the planned item with

@@ -14,6 +14,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/envelope"
+	"github.com/keyfirst/keyfirst/internal/keyjson"
 )
 
 // Cursor is an opaque token that resumes a query exactly after the last
@@ -49,14 +50,8 @@ type cursorPayload struct {
 	K []cursorKey `json:"k"` // resume key, sorted by attribute name
 }
 
-// cursorKey is one attribute of a resume key. Key attributes are scalars:
-// S, N or B (B base64 in JSON).
-type cursorKey struct {
-	N string `json:"n"`
-	T string `json:"t"`
-	S string `json:"s,omitempty"`
-	B []byte `json:"x,omitempty"`
-}
+// cursorKey is one attribute of a resume key (internal/keyjson).
+type cursorKey = keyjson.Attr
 
 // binding identifies a query for its cursors: the operation, table, index,
 // the names of the partition key attributes (all in prefix, see
@@ -148,15 +143,11 @@ func compareCursorKeys(a, b cursorKey) int { return strings.Compare(a.N, b.N) }
 
 // newCursorKey is the cursor form of key attribute name.
 func newCursorKey(name string, av types.AttributeValue) (cursorKey, error) {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return cursorKey{N: name, T: "S", S: v.Value}, nil
-	case *types.AttributeValueMemberN:
-		return cursorKey{N: name, T: "N", S: v.Value}, nil
-	case *types.AttributeValueMemberB:
-		return cursorKey{N: name, T: "B", B: v.Value}, nil
+	k, ok := keyjson.From(name, av)
+	if !ok {
+		return cursorKey{}, fmt.Errorf("%w: key attribute %q is not a scalar (S, N or B)", ErrCursorMalformed, name)
 	}
-	return cursorKey{}, fmt.Errorf("%w: key attribute %q is not a scalar (S, N or B)", ErrCursorMalformed, name)
+	return k, nil
 }
 
 // decodeKey is the inverse of encodeKey.
@@ -166,16 +157,11 @@ func decodeKey(keys []cursorKey) (map[string]types.AttributeValue, error) {
 		if _, dup := out[k.N]; dup || k.N == "" {
 			return nil, fmt.Errorf("%w: attribute %q repeated or unnamed", ErrCursorMalformed, k.N)
 		}
-		switch k.T {
-		case "S":
-			out[k.N] = &types.AttributeValueMemberS{Value: k.S}
-		case "N":
-			out[k.N] = &types.AttributeValueMemberN{Value: k.S}
-		case "B":
-			out[k.N] = &types.AttributeValueMemberB{Value: k.B}
-		default:
+		av, ok := k.Value()
+		if !ok {
 			return nil, fmt.Errorf("%w: attribute %q has type %q", ErrCursorMalformed, k.N, k.T)
 		}
+		out[k.N] = av
 	}
 	return out, nil
 }

@@ -6,27 +6,33 @@ import (
 
 	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/internal/envelope"
+	"github.com/keyfirst/keyfirst/internal/keyjson"
 	"github.com/keyfirst/keyfirst/query"
 )
 
 // Cursor is an opaque token that resumes a read of a sharded index
 // ([Reader.After]) exactly after the last item a call returned. It holds
-// every shard's position: a [query.Cursor] after the last item the merge
-// consumed from that shard (none for a shard not started), so it is exact
-// whatever the order of equal sort values.
+// that item's place in the merged order (its index sort key and table
+// key) and, for each shard, where the run of that item's sort value
+// starts in it: a resumed read queries every shard from there and skips
+// what comes at or before the place. An item that moves from one shard to
+// another between two calls (a re-shard, [Index.Reshard]) keeps its place
+// in the merged order, so it is neither missed nor returned twice; a
+// cursor therefore survives a change of the shard count.
 //
-// It is bound to the read: the table, the index, the sort key condition,
-// the direction and the number of shards read; handed to another read it
-// is refused with
+// It is bound to the read: the table, the index, the sort key condition
+// and the direction; handed to another read it is refused with
 // [query.ErrCursorMismatch]. With the query package's CursorKey option it
 // carries an HMAC-SHA256 and a changed or unsigned one is refused with
 // [query.ErrCursorTampered]; each shard's position is also checked by the
 // query package (its partition, its binding). All of this is checked
-// before any request. A change of the number of shards read (Shards or
-// PreviousShards) ends the cursors made before it.
+// before any request.
 type Cursor string
 
-const cursorVersion = 1
+// cursorVersion 2: the place in the merged order and the start of its run
+// per shard (1 held the shards' positions after their last items, bound
+// to the number of shards).
+const cursorVersion = 2
 
 // maxCursorLen bounds the cursors accepted: 100 shard positions of
 // query cursors and one key.
@@ -36,8 +42,8 @@ const maxCursorLen = 1 << 20
 type cursorPayload struct {
 	V int               `json:"v"`
 	B string            `json:"b"` // the shard queries' binding (query.Query.Fingerprint)
-	N int               `json:"n"` // the number of shards read
-	P map[string]string `json:"p"` // partition: query.Cursor
+	L []keyjson.Attr    `json:"l"` // the last item's place: sort key, then table key
+	P map[string]string `json:"p"` // partition: query.Cursor at the start of L's run
 }
 
 func seal(bind string, p cursorPayload, secret []byte) Cursor {
@@ -46,20 +52,44 @@ func seal(bind string, p cursorPayload, secret []byte) Cursor {
 	return Cursor(envelope.Seal(nil, raw, secret))
 }
 
-// open decodes c for the read with the given binding: size, signature,
-// format (internal/envelope), then version and binding.
-func (c Cursor) open(bind string, secret []byte) (cursorPayload, error) {
+// open decodes c for the read with the given binding and merged order:
+// size, signature, format (internal/envelope), then version, binding and
+// the place's attributes.
+func (c Cursor) open(bind string, order []string, secret []byte) (cursorPayload, orderKey, error) {
 	var p cursorPayload
 	if err := envelope.Open(string(c), maxCursorLen, secret, &p); err != nil {
-		return p, err
+		return p, nil, err
 	}
 	switch {
 	case p.V != cursorVersion:
-		return p, fmt.Errorf("%w: version %d", query.ErrCursorMalformed, p.V)
+		return p, nil, fmt.Errorf("%w: version %d", query.ErrCursorMalformed, p.V)
 	case p.B != bind:
-		return p, fmt.Errorf("%w: the cursor belongs to another index, condition or direction", query.ErrCursorMismatch)
+		return p, nil, fmt.Errorf("%w: the cursor belongs to another index, condition or direction", query.ErrCursorMismatch)
+	case len(p.L) != len(order):
+		return p, nil, fmt.Errorf("%w: a place of %d attributes, the merged order has %d", query.ErrCursorMalformed, len(p.L), len(order))
 	}
-	return p, nil
+	place := make(orderKey, len(order))
+	for i, a := range p.L {
+		av, ok := a.Value()
+		if !ok || a.N != order[i] {
+			return p, nil, fmt.Errorf("%w: attribute %d of the place is %q of type %q, want %q", query.ErrCursorMalformed, i, a.N, a.T, order[i])
+		}
+		place[i] = av
+	}
+	return p, place, nil
+}
+
+// placeOf is the JSON form of place, attribute i named order[i].
+func placeOf(place orderKey, order []string) ([]keyjson.Attr, error) {
+	out := make([]keyjson.Attr, len(place))
+	for i, av := range place {
+		a, ok := keyjson.From(order[i], av)
+		if !ok {
+			return nil, fmt.Errorf("%w: key attribute %q is not a scalar (S, N or B)", query.ErrCursorMalformed, order[i])
+		}
+		out[i] = a
+	}
+	return out, nil
 }
 
 // compareOrder orders two keys as DynamoDB orders key values, attribute

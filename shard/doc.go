@@ -88,37 +88,76 @@
 // grammar (Sort, SortAttr, Desc, Limit, After; Page, All, Collect): every
 // partition [Index.ReadPartitions] returns is queried with query.On and
 // the same condition and direction, concurrently ([Reader.Concurrency]),
-// and the results are merged by the index's sort key; items are yielded
-// as soon as every shard that can still hold items has one buffered.
-// Limit n returns exactly the first n items of the merged order. A page
-// ends with one [Cursor] holding every shard's position. An error in one
+// and the results are merged by the index's sort key, then the table's
+// key; the items of a sort value are yielded as soon as every shard that
+// can still hold items has shown one past it. Limit n returns exactly the
+// first n items of the merged order. A page ends with one [Cursor]: the
+// last item's place in the merged order and every shard's position. An error in one
 // shard fails the read with a [*ShardError] naming the shard; breaking
 // out of All, cancelling the context or an error stops every shard query
 // before the call returns. [Cost] reports the requests, items read and
 // capacity of each shard and in total.
 //
-// Fetching: by default each shard is first asked for ceil(Limit/shards)+1
-// items; when a shard runs out while the merge still needs items, it is
-// asked again (twice its last request, up to the items missing), and so is,
-// in the same round trip, every other shard that has more items and fewer
-// buffered than its share of the items still missing. A read of the
-// newest 50 over 10 shards then reads about 2 items per item returned in
-// two round trips. [Reader.LatencyFirst] asks every shard for Limit items
-// at once: one round trip, but Limit items read per shard (10 per item
-// returned over 10 shards). Without Limit, each shard query reads one
-// DynamoDB page at a time.
+// Fetching: by default each shard is first asked for its share of the
+// Limit with a margin: Limit/shards plus three standard deviations of a
+// shard's share of Limit items spread evenly (a binomial count), plus one
+// (13 per shard for 50 items over 10 shards). With items spread by the
+// frozen hash one round trip almost always suffices, reading about 2.6
+// items per item returned for 50 over 10 shards. When a shard still runs
+// out while the merge needs items, it is asked again (twice its last
+// request, up to the items missing), and so is, in the same round trip,
+// every other shard that has more items and fewer buffered than its share
+// of the items still missing: uneven shards (a Pick that favours one)
+// cost a second round trip, not a read of Limit items everywhere.
+// [Reader.LatencyFirst] asks every shard for Limit items at once: one
+// round trip whatever the spread, but Limit items read per shard (10 per
+// item returned over 10 shards). Without Limit, each shard query reads
+// one DynamoDB page at a time.
 //
-// Equal sort values: DynamoDB orders the items of one partition that share
-// the index's key by an internal hash of their table key, not by the
-// key's bytes, so the merge cannot reproduce one partition's order inside
-// a run of equal sort values; it yields such a run shard by shard, each
-// shard in DynamoDB's order: a stable order, which cursors resume
-// exactly.
+// Measured (BenchmarkFanout, medians of 3 runs: the newest 50 of 2,000
+// open orders over 10 shards, 20 ms injected before every request,
+// DynamoDB Local on a loaded 2-core machine): one query of a single
+// partition holding the same items 28.0 ms; the default 38.9 ms, 10
+// requests, 2.6 items read per item returned; LatencyFirst 50.1 ms, 10
+// requests, 10 read per returned; a hand-written errgroup-and-heap reader
+// 52.4 ms, 10 read per returned; the shards read one after the other 268
+// ms. Ten concurrent queries cost more than one on the same machine, so
+// the fan-out does not reach the single partition's latency (1.39x); the
+// default beats the hand-written reader by reading a quarter of its
+// items.
 //
-// Changing the shard count: set Spec.Shards to the new count and
-// Spec.PreviousShards to the old one; writes use the new count at once
-// and reads cover both, which stays exact. Cursors do not cross the
-// change. The pass that rewrites the items of the old shards to their new
-// ones, after which PreviousShards can go, is not written yet: until it
-// is, keep PreviousShards set.
+// Equal sort values: the merged order is by the index's sort key, then by
+// the table's key, whatever the shards. DynamoDB orders the items of one
+// partition that share the index's sort value by an internal hash of
+// their table key, so the merge reads a run of equal sort values whole
+// from every shard (buffered in memory) before it yields it in table key
+// order; a Limit that ends inside a long run still reads all of it.
+//
+// # Changing the shard count
+//
+// Set Spec.Shards to the new count and Spec.PreviousShards to the old one
+// and deploy: writes use the new count at once (an item rewritten by the
+// service moves to its new shard in that write) and reads cover
+// max(Shards, PreviousShards) shards. Then run [Index.Reshard] until it
+// returns an empty Next (it is resumable: [WithCheckpoint], [WithItems]
+// for a chunk of work per run, [WithProgress] to store the checkpoint);
+// it rewrites, through the entity's one write path, every item not on the
+// shard the new count gives it. Then deploy without PreviousShards. (A
+// [github.com/keyfirst/keyfirst/migrate] backfill moves them too, within
+// a write budget, as part of a Scan of the whole table: the tool when
+// several definitions change at once; Reshard reads only the index's
+// shards.)
+//
+// Reads stay exact throughout, and a [Cursor] made before the change
+// resumes after it: a cursor holds the last item's place in the merged
+// order and, for each shard, where that item's run of equal sort values
+// starts; a resumed read queries each shard from there (a shard the
+// cursor does not know from its start) and skips what comes at or before
+// the place. An item that moved between two calls keeps its place, so
+// it is neither missed nor repeated (TestReshardWhileReading pages
+// through 300 orders, 7 at a time, while the pass moves 40 items between
+// pages, from 3 shards to 8). The one reservation is a move during one
+// round of shard queries: the item can be read on both shards (the merge
+// drops the repeat) or, if its new shard was queried before the move and
+// its old one after, on neither in that call.
 package shard

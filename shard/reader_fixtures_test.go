@@ -135,6 +135,14 @@ func itemIDs(items []Item) []string {
 	return ids
 }
 
+func orderIDs(orders []Order) []string {
+	ids := make([]string, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
+	}
+	return ids
+}
+
 // firstDiff describes where two id sequences differ.
 func firstDiff(got, want []string) string {
 	for i := range min(len(got), len(want)) {

@@ -1,0 +1,254 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/integration"
+)
+
+// DB is a DynamoDB client that records the reads and updates an example
+// sends through it (Query, Scan, GetItem, UpdateItem), for [DB.Report] to
+// print; every other operation is the embedded client's, unrecorded, so
+// that loading data stays quiet (to show what a write costs, pass it
+// keyfirst.WithCapacity and print the [keyfirst.Capacity]). It
+// also creates and deletes the example's tables. It is safe for concurrent
+// use (a parallel scan sends its segments at once).
+type DB struct {
+	*dynamodb.Client
+	w      io.Writer
+	suffix string
+
+	mu     sync.Mutex
+	tables []string          // the tables created, in order
+	names  map[string]string // each table's name, to the name of its schema
+	sent   []request         // since the last Report
+}
+
+// request is one recorded request: what it asked and what it cost.
+type request struct {
+	what           string
+	read, returned int
+	units          float64
+	write          bool
+}
+
+var dbSeq atomic.Uint64
+
+// New returns a DB that sends with client and prints to w.
+func New(w io.Writer, client *dynamodb.Client) *DB {
+	suffix := fmt.Sprintf("%x%x%d", time.Now().UnixNano()&0xffffff, os.Getpid()&0xffff, dbSeq.Add(1))
+	return &DB{Client: client, w: w, suffix: suffix, names: map[string]string{}}
+}
+
+// Create creates the table of schema t under t's name and a suffix of this
+// DB, waits until it is ACTIVE, and returns t bound to it ([keyfirst.Table.Named]).
+// [DB.Close] deletes it.
+func (db *DB) Create(ctx context.Context, t *keyfirst.Table) (*keyfirst.Table, error) {
+	named, err := t.Named(t.Name() + "-" + db.suffix)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.Client.CreateTable(ctx, named.CreateTableInput()); err != nil {
+		return nil, fmt.Errorf("create table %s: %w", named.Name(), err)
+	}
+	db.mu.Lock()
+	db.tables = append(db.tables, named.Name())
+	db.names[named.Name()] = t.Name()
+	db.mu.Unlock()
+	waiter := dynamodb.NewTableExistsWaiter(db.Client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
+	})
+	in := &dynamodb.DescribeTableInput{TableName: aws.String(named.Name())}
+	if err := waiter.Wait(ctx, in, integration.TableWaitTimeout); err != nil {
+		return nil, fmt.Errorf("table %s never became ACTIVE: %w", named.Name(), err)
+	}
+	return named, nil
+}
+
+// Close deletes the tables [DB.Create] created, and joins what fails to
+// *err. In a context from [Keep] (KEEP=1) it keeps them and prints their
+// names and the endpoint instead.
+func (db *DB) Close(ctx context.Context, err *error) {
+	db.mu.Lock()
+	tables := db.tables
+	db.tables = nil
+	db.mu.Unlock()
+	if keeps(ctx) {
+		fmt.Fprintf(db.w, "KEEP=1: kept %s at %s\n", strings.Join(tables, ", "), aws.ToString(db.Client.Options().BaseEndpoint))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), integration.TableWaitTimeout)
+	defer cancel()
+	for _, name := range tables {
+		if _, derr := db.Client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); derr != nil {
+			*err = errors.Join(*err, fmt.Errorf("delete table %s: %w", name, derr))
+		}
+	}
+}
+
+// Query sends in and records it.
+func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	out, err := db.Client.Query(ctx, in, optFns...)
+	if err == nil {
+		what := fmt.Sprintf("Query %s: %s", db.target(in.TableName, in.IndexName), render(in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+		if in.FilterExpression != nil {
+			what += "\n    FilterExpression: " + render(in.FilterExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		}
+		if !aws.ToBool(in.ScanIndexForward) && in.ScanIndexForward != nil {
+			what += ", ScanIndexForward=false"
+		}
+		if in.Limit != nil {
+			what += fmt.Sprintf(", Limit=%d", *in.Limit)
+		}
+		db.record(request{what: what, read: int(out.ScannedCount), returned: int(out.Count), units: units(out.ConsumedCapacity)})
+	}
+	return out, err
+}
+
+// Scan sends in and records it.
+func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	out, err := db.Client.Scan(ctx, in, optFns...)
+	if err == nil {
+		what := "Scan " + db.target(in.TableName, in.IndexName)
+		if in.TotalSegments != nil {
+			what += fmt.Sprintf(", TotalSegments=%d", *in.TotalSegments)
+		}
+		db.record(request{what: what, read: int(out.ScannedCount), returned: int(out.Count), units: units(out.ConsumedCapacity)})
+	}
+	return out, err
+}
+
+// GetItem sends in and records it.
+func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	out, err := db.Client.GetItem(ctx, in, optFns...)
+	if err == nil {
+		what := fmt.Sprintf("GetItem %s %s", db.target(in.TableName, nil), Item(in.Key))
+		if aws.ToBool(in.ConsistentRead) {
+			what += ", ConsistentRead"
+		}
+		n := min(len(out.Item), 1)
+		db.record(request{what: what, read: n, returned: n, units: units(out.ConsumedCapacity)})
+	}
+	return out, err
+}
+
+// UpdateItem sends in and records it (its UpdateExpression, not its
+// condition).
+func (db *DB) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	out, err := db.Client.UpdateItem(ctx, in, optFns...)
+	if err == nil {
+		what := fmt.Sprintf("UpdateItem %s %s: %s", db.target(in.TableName, nil), Item(in.Key),
+			render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+		db.record(request{what: what, units: units(out.ConsumedCapacity), write: true})
+	}
+	return out, err
+}
+
+// target names a table by its schema's name, and its index.
+func (db *DB) target(table, index *string) string {
+	db.mu.Lock()
+	name, ok := db.names[aws.ToString(table)]
+	db.mu.Unlock()
+	if !ok {
+		name = aws.ToString(table)
+	}
+	if index != nil {
+		name += " index " + *index
+	}
+	return name
+}
+
+func (db *DB) record(r request) {
+	db.mu.Lock()
+	db.sent = append(db.sent, r)
+	db.mu.Unlock()
+}
+
+func units(cc *types.ConsumedCapacity) float64 {
+	if cc == nil {
+		return 0
+	}
+	return aws.ToFloat64(cc.CapacityUnits)
+}
+
+// Cost is what the requests of a [DB.Report] read and cost.
+type Cost struct {
+	// Requests counts the requests, Writes those that wrote.
+	Requests, Writes int
+	// Read counts the items DynamoDB read (ScannedCount), Returned those
+	// it returned (Count): they differ only under a FilterExpression.
+	Read, Returned int
+	// RCU and WCU are the capacity units consumed.
+	RCU, WCU float64
+}
+
+// Report prints the requests recorded since the last Report, each
+// followed by what it read and cost, and returns the total. Requests that
+// differ only in their start key or segment (the pages of a query, the
+// segments of a parallel scan) print once, with their sum. They print in
+// the order of their descriptions, not of their sending, so that requests
+// sent at the same time (a parallel scan, a fan-out) print the same way
+// every run; a Modify's GetItem comes before its UpdateItem either way.
+func (db *DB) Report() Cost {
+	db.mu.Lock()
+	sent := db.sent
+	db.sent = nil
+	db.mu.Unlock()
+	var order []string
+	per := map[string]*Cost{}
+	var total Cost
+	for _, r := range sent {
+		c := per[r.what]
+		if c == nil {
+			c = &Cost{}
+			per[r.what] = c
+			order = append(order, r.what)
+		}
+		for _, c := range []*Cost{c, &total} {
+			c.Requests++
+			c.Read += r.read
+			c.Returned += r.returned
+			if r.write {
+				c.Writes++
+				c.WCU += r.units
+			} else {
+				c.RCU += r.units
+			}
+		}
+	}
+	slices.Sort(order)
+	for _, what := range order {
+		fmt.Fprintf(db.w, "  > %s\n    %s\n", what, per[what])
+	}
+	return total
+}
+
+// String describes c: 1 request, 4 items read, 4 returned, 0.5 RCU.
+func (c Cost) String() string {
+	s := fmt.Sprintf("%d request%s", c.Requests, plural(c.Requests))
+	if c.Writes == c.Requests {
+		return s + fmt.Sprintf(", %g WCU", c.WCU)
+	}
+	return s + fmt.Sprintf(", %d item%s read, %d returned, %g RCU", c.Read, plural(c.Read), c.Returned, c.RCU)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

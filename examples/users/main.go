@@ -1,0 +1,185 @@
+// Command users is seed 000's two forms of sparse index, where the
+// filtering happens when an item is written, not when it is read.
+//
+// Form 1, a subset of one entity type in an overloaded index: in the table
+// SaaS, Organizations and Users share GSI1, and only admins get
+// GSI1SK = "Admin", so "the admins of this organization" reads admins and
+// nothing else; promoting a user writes the attributes.
+//
+// Form 2, one entity type out of a multi-entity table: in the table
+// ECommerce, Customers, Orders and InventoryItems are interleaved, and only
+// Customers get CustomerIndexId, so a parallel scan of CustomerIndex, an
+// index declared scannable, reads every customer and nothing else.
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/examples/internal/demo"
+	"github.com/keyfirst/keyfirst/keys"
+	"github.com/keyfirst/keyfirst/query"
+	"github.com/keyfirst/keyfirst/sparse"
+)
+
+// Form 1's entity types.
+type (
+	Organization struct {
+		Name string `dynamodbav:"Name"`
+	}
+	User struct {
+		Org  string `dynamodbav:"Org"`
+		Name string `dynamodbav:"Name"`
+		Role string `dynamodbav:"Role"` // "Admin" or "Member"
+	}
+)
+
+// IsAdmin is the condition of form 1's sparse index.
+func (u User) IsAdmin() bool { return u.Role == "Admin" }
+
+// Form 1's keys, access patterns, table SaaS and entities.
+var (
+	orgKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
+	userKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
+	orgByName  = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", orgKey))
+	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
+	// Every organization is in GSI1 under its own name.
+	orgInGSI1 = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Composite("GSI1SK", orgKey))
+
+	SaaS = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SaaS", Key: orgByName, GSIs: []keyfirst.Index{orgInGSI1.Index()}}))
+	Orgs = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[Organization]{
+		Type: "Organization", Keys: []keyfirst.Binding{orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}}))
+	// Form 1: only admins are in GSI1, under GSI1PK = ORG#<org>, GSI1SK = "Admin".
+	admins = sparse.In("GSI1", User.IsAdmin).
+		Key("GSI1PK", sparse.String(func(u User) (string, error) { return orgKey.Encode(u.Org) })).
+		Fixed("GSI1SK", "Admin")
+	Users = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.Must(sparse.Apply(SaaS, keyfirst.EntitySpec[User]{
+		Type: "User", Keys: []keyfirst.Binding{userByName.Fields("Org", "Name")}}, admins))))
+)
+
+// Form 2's entity types.
+type (
+	Customer struct {
+		ID    string `dynamodbav:"CustomerId"`
+		Email string `dynamodbav:"Email"`
+	}
+	Order struct {
+		CustomerID string `dynamodbav:"CustomerId"`
+		ID         string `dynamodbav:"OrderId"`
+	}
+	InventoryItem struct {
+		SKU   string `dynamodbav:"SKU"`
+		Stock int    `dynamodbav:"Stock"`
+	}
+)
+
+// Form 2's keys, access patterns, table ECommerce and entities.
+var (
+	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
+	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	itemKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM")))
+	customerPK  = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", customerKey))
+	orderPK     = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+	itemPK      = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Composite("SK", itemKey))
+	// Form 2: only Customers bind CustomerIndex, which has no sort key.
+	customerIndex = keyfirst.OnIndex("CustomerIndex", keyfirst.Str("CustomerIndexId"), keyfirst.NoSort())
+
+	ECommerce = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "ECommerce", Key: customerPK, GSIs: []keyfirst.Index{scannable(customerIndex.Index())}}))
+	Customers = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Customer]{
+		Type: "Customer", Keys: []keyfirst.Binding{customerPK.Fields("ID", "ID"), customerIndex.Fields("ID")}}))
+	Orders = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Order]{
+		Type: "Order", Keys: []keyfirst.Binding{orderPK.Fields("CustomerID", "ID")}}))
+	Inventory = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[InventoryItem]{
+		Type: "InventoryItem", Keys: []keyfirst.Binding{itemPK.Fields("SKU", "SKU")}}))
+)
+
+// scannable declares an index that may be scanned: a sparse index of one
+// entity type, where reading it all is the access pattern.
+func scannable(ix keyfirst.Index) keyfirst.Index { ix.Scannable = true; return ix }
+
+func main() { demo.Main(run) }
+
+func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) {
+	db := demo.New(w, client)
+	defer db.Close(ctx, &err)
+	saas, err1 := db.Create(ctx, SaaS)
+	shop, err2 := db.Create(ctx, ECommerce)
+	if err := errors.Join(err1, err2); err != nil {
+		return err
+	}
+	// Bindings of their own schemas: In cannot fail.
+	orgs, users := keyfirst.Must(Orgs.In(saas)), keyfirst.Must(Users.In(saas))
+	customers, orders, inventory := keyfirst.Must(Customers.In(shop)), keyfirst.Must(Orders.In(shop)), keyfirst.Must(Inventory.In(shop))
+
+	if err := saas.BatchWrite(ctx, db, []keyfirst.WriteRequest{
+		orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
+		users.PutRequest(User{"berkshire", "warren", "Admin"}), users.PutRequest(User{"berkshire", "charlie", "Member"}),
+		users.PutRequest(User{"berkshire", "ajit", "Admin"}), users.PutRequest(User{"berkshire", "greg", "Member"}),
+		users.PutRequest(User{"acme", "wile", "Admin"}),
+	}); err != nil {
+		return err
+	}
+	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the index by name, as the rule names it.
+	adminsOf := query.Of(users).Index("GSI1").Partition(query.Encoded(orgKey.Encode("berkshire"))).
+		SortAttr(query.Attr("GSI1SK").Eq(query.S("Admin")))
+	printAdmins := func() error {
+		found, err := adminsOf.Collect(ctx, db)
+		if err != nil {
+			return err
+		}
+		// Items of equal index keys come in no defined order.
+		slices.SortFunc(found, func(a, b User) int { return cmp.Compare(a.Name, b.Name) })
+		for _, u := range found {
+			fmt.Fprintf(w, "  %-8s %s\n", u.Name, u.Role)
+		}
+		db.Report()
+		return nil
+	}
+	fmt.Fprintln(w, "form 1: berkshire's admins, of its 4 users:")
+	if err := printAdmins(); err != nil {
+		return err
+	}
+	charlie, err := users.Key(User{Org: "berkshire", Name: "charlie"})
+	if err != nil {
+		return err
+	}
+	// WithCapacity asks DynamoDB for the capacity, which db prints.
+	if _, err := users.Modify(ctx, db, charlie, func(u *User) error { u.Role = "Admin"; return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then the whole item):")
+	db.Report()
+	fmt.Fprintln(w, "berkshire's admins now:")
+	if err := printAdmins(); err != nil {
+		return err
+	}
+
+	reqs := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1", 12}), inventory.PutRequest(InventoryItem{"sku-2", 0})}
+	for i, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
+		reqs = append(reqs, customers.PutRequest(Customer{c, c + "@example.com"}))
+		for j := range i + 1 {
+			reqs = append(reqs, orders.PutRequest(Order{c, fmt.Sprintf("o%d", j)}))
+		}
+	}
+	if err := shop.BatchWrite(ctx, db, reqs); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:\n", len(reqs))
+	all, err := query.ScanOn(customers, customerIndex).Segments(4).Collect(ctx, db)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(all, func(a, b Customer) int { return cmp.Compare(a.ID, b.ID) }) // segments end in any order
+	for _, c := range all {
+		fmt.Fprintf(w, "  %-5s %s\n", c.ID, c.Email)
+	}
+	db.Report()
+	return nil
+}

@@ -1,0 +1,104 @@
+// Package migrate brings the items stored in a live table up to the
+// current entity definitions after a change of key design: a backfill.
+//
+// keyfirst derives every key attribute on every write, so a new
+// definition applies to every item written after it is deployed, and to
+// none stored before. A new concatenated index, a composite key in
+// another order, a new sparse rule, another shard count, all leave the
+// stored items without the attributes the new design derives (or with
+// the ones it no longer does). [Backfill] rewrites them: it reads the
+// table with a parallel Scan, the seeds' "full export" case and the one
+// place keyfirst scans a table, decides for each item with
+// [keyfirst.Entity.Refresh] whether what is stored is what a write of the
+// item would store now, and writes back only the items that differ, with
+// the same UpdateItem and the same item plan as every write (SET for the
+// attributes of the indexes the item is in, REMOVE for those it left).
+//
+// # Changing a key design
+//
+// Seed 000's example: orders were indexed by customer with the sort key
+// <OrderDate>#<OrderStatus>, date first, so "CANCELLED orders in Q3" is
+// not a key condition. The fix is a new attribute and a new index,
+// <OrderStatus>#<OrderDate>, enum first, and a backfill:
+//
+//  1. Declare the new design. Add the index to the table's description
+//     (a [keyfirst.Pattern] and its Index in TableSpec.GSIs) and create it
+//     on the table (UpdateTable with a GlobalSecondaryIndexUpdates Create;
+//     keyfirst generates CreateTable's request, not this one). Bind the
+//     pattern on the entity (EntitySpec.Keys). Keep the old index and its
+//     binding: the service still reads it until the backfill is done.
+//  2. Deploy the service with the new definition first. From then on every
+//     write stores both attributes, so no new item needs the backfill;
+//     the backfill handles those stored before. (A backfill run while an
+//     older release still writes would be undone by it.)
+//  3. Dry run. A Backfill with DryRun reads the table and reports, per
+//     entity type and per index, how many items would change and how
+//     (enter, leave, move in the index, update), and the write capacity
+//     the writes would consume, as the sparse package's estimator
+//     computes it ([sparse.Estimator], which agrees with DynamoDB Local's
+//     reported capacity, see the tests): EstimatedWCU / WCU is the
+//     duration of the real run at that budget. Its reads cost the Scan:
+//     half a read unit per 4 KB of the table.
+//  4. Run it with a write budget (WCU, units per second, table and
+//     indexes together) that the table can spare beside the service's
+//     traffic. Watch [Progress] (items scanned, changed, skipped,
+//     conflicted, failed, per second, time left); persist its Checkpoint.
+//     Cancel it at any moment (the context): the writes in flight
+//     complete, the report's checkpoint is exact, and a Backfill with
+//     Resume set to it, in this process or after a restart
+//     ([ParseCheckpoint]), continues where each segment stopped,
+//     processing every item once.
+//  5. Look at the failures ([Report.Failures], [Backfill.OnFailure]): the
+//     items that cannot be decoded, are of an entity type the table does
+//     not know, whose keys cannot be derived, or whose primary key the
+//     definition now derives otherwise (a new primary key is a new item,
+//     not a backfill: Put it and Delete the old one). Fix them and run
+//     the backfill again: it is idempotent, and an item up to date costs
+//     its read only.
+//  6. Switch the reads to the new index. Then remove the old binding and
+//     the old index. The old attribute stays on the items (an attribute
+//     no entity knows is kept by every write); it costs storage only.
+//
+// The same steps change a sparse rule (its index then holds exactly the
+// items that qualify) or a shard count: set shard.Spec.Shards to the new
+// count and PreviousShards to the old one, deploy, backfill the entity
+// (every item moves to the shard of the new count), then remove
+// PreviousShards. A native multi-attribute GSI over attributes the items
+// already have needs no backfill.
+//
+// # Safe on a live table
+//
+// Each write is guarded ([keyfirst.Entity.Refresh]): by the version for a
+// versioned entity, otherwise by every attribute the entity reads or
+// writes being as read. When the service wrote the item between the
+// Scan and the write, the write is refused and nothing is overwritten;
+// the backfill takes the item as DynamoDB returned it with the refusal
+// and decides again (usually: up to date, the service's write stored the
+// new attributes), up to MaxConflicts times. A versioned item is stored
+// with its next version, as by every write: a writer that read it before
+// gets a version conflict and reads again (Modify does so by itself). Throttled requests
+// (ProvisionedThroughputExceededException, ThrottlingException,
+// RequestLimitExceeded) are retried with exponential backoff and full
+// jitter. The budget is a token bucket fed by the capacity DynamoDB
+// reports for each write (ReturnConsumedCapacity): each write reserves
+// its estimated units before it is sent and the reported ones correct
+// the reservation, so the units consumed per second stay within the
+// budget (measured on DynamoDB Local: 149.7 WCU/s for a budget of 150).
+//
+// A checkpoint is bound to the table, to the backfill's Name, to the
+// entity definitions (what keyfirst can see of them: type names,
+// attributes, version, indexes) and to the mode; another one is refused
+// with a [*CheckpointError] before any request. keyfirst cannot see inside
+// the functions that derive the attributes (a shard count, the order of
+// a composite key's segments): name each backfill after its change.
+//
+// # Errors
+//
+// A Backfill that cannot run (no budget, an entity bound to another
+// table, ...) is a [*ConfigError] ([ErrInvalidBackfill]); a checkpoint
+// that does not fit, a [*CheckpointError] ([ErrCheckpoint]); both before
+// any request. An item that cannot be brought up to date is a [*Failure]
+// ([ErrItemFailed]) with its key and cause, reported without stopping
+// the run unless StopOnFailure. A request that fails otherwise than by
+// throttling or by its condition stops the run with its error.
+package migrate

@@ -1,0 +1,232 @@
+package shard
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/envelope"
+	"github.com/keyfirst/keyfirst/query"
+)
+
+// ReshardAPI is what [Index.Reshard] calls: Query to read the shards,
+// GetItem and UpdateItem to rewrite an item ([keyfirst.Entity.Modify]).
+type ReshardAPI interface {
+	keyfirst.QueryAPI
+	keyfirst.ModifyAPI
+}
+
+// Checkpoint is where a re-shard pass stopped ([ReshardStats.Next]): the
+// shard it was reading and the position after the last item it finished
+// there. Pass it to [WithCheckpoint] to resume; it stays valid across a
+// restart of the process. The empty Checkpoint starts from shard 0.
+type Checkpoint string
+
+// checkpointPayload is what a Checkpoint holds.
+type checkpointPayload struct {
+	X string `json:"x"` // the index
+	I int    `json:"i"` // the shard read, an index into ReadPartitions
+	P string `json:"p"` // its partition value, checked on resume
+	C string `json:"c"` // the query.Cursor after the last item finished
+}
+
+// maxCheckpointLen bounds the checkpoints accepted.
+const maxCheckpointLen = 64 << 10
+
+// ReshardStats is the progress of a re-shard pass.
+type ReshardStats struct {
+	// Read counts the items read from the index's shards.
+	Read int
+	// Moved counts the items rewritten to their shard under the current
+	// count (or out of the index, when they no longer belong to it).
+	Moved int
+	// Gone counts the items deleted between their read and their rewrite:
+	// nothing to move.
+	Gone int
+	// Next resumes the pass after the last item finished; empty when
+	// every shard has been read.
+	Next Checkpoint
+}
+
+// ReshardOptions configure [Index.Reshard].
+type ReshardOptions struct {
+	// From resumes a pass where it stopped; empty starts from the first
+	// shard.
+	From Checkpoint
+	// Items, when positive, stops the pass after it has read that many
+	// items (a chunk of work per call, say one per scheduled run): resume
+	// with the Next it returns.
+	Items int
+	// Progress, when set, is called after each page of items with the
+	// pass's figures so far; store its Next to resume after a crash.
+	Progress func(ReshardStats)
+	// Query are the query package's options of the shard queries.
+	Query []func(*query.Options)
+}
+
+// WithCheckpoint resumes a re-shard pass at c.
+func WithCheckpoint(c Checkpoint) func(*ReshardOptions) {
+	return func(o *ReshardOptions) { o.From = c }
+}
+
+// WithItems stops a re-shard pass after it has read n items.
+func WithItems(n int) func(*ReshardOptions) { return func(o *ReshardOptions) { o.Items = n } }
+
+// WithProgress reports a re-shard pass's figures after each page.
+func WithProgress(fn func(ReshardStats)) func(*ReshardOptions) {
+	return func(o *ReshardOptions) { o.Progress = fn }
+}
+
+// reshardPage is the number of items a pass reads per query.
+const reshardPage = 100
+
+// Reshard is the pass that completes a change of the shard count: it
+// reads every shard a read covers ([Index.ReadPartitions], the larger of
+// Shards and PreviousShards), and rewrites each item that is not on the
+// shard the current count gives it, through e ([keyfirst.Entity.Modify]
+// with no change: a consistent read, then the entity's one write path,
+// which derives the new shard and keeps every other derived attribute,
+// guarded against a concurrent write by the item's version or its
+// image, and retried on contention). An item the service rewrites in the
+// meantime is moved by that write already; one deleted in the meantime
+// counts as Gone. Items on their shard cost a read and no write. A move
+// is a write like any other: a versioned entity's version goes up by one.
+// The pass decodes the items as the index returns them, so the index
+// must project what the entity's key and the shard's Field or Pick read
+// (ALL does); otherwise the pass stops at the first item with the key's
+// error.
+//
+// The procedure: deploy Shards: new, PreviousShards: old (writes go to the
+// new shards at once, reads cover both); run Reshard until it returns an
+// empty Next; then deploy without PreviousShards. Reads stay exact
+// throughout: an item keeps its place in the merged order wherever it is,
+// and a [Cursor] resumes by that place (see [Cursor]). One reservation: an
+// item moved while the shard queries of one round of a read are in flight
+// can be missed by that round (its new shard read before the move, its
+// old one after) or read twice (the merge drops the repeat); between two
+// calls of a paged read nothing is missed or repeated.
+//
+// It reads the shards one after the other, a page of 100 items at a
+// time; it stops at the first error, with the figures so far and the Next
+// that resumes after the last item finished (an item is finished when it
+// was on its shard, moved or gone). Cancel ctx to stop it; every item is
+// read again at most once after a resume. Bad input is a [*ReadError]
+// before any request: a nil entity or client, a negative Items, a
+// checkpoint of another index, count or shard.
+func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, optFns ...func(*ReshardOptions)) (ReshardStats, error) {
+	var o ReshardOptions
+	for _, fn := range optFns {
+		if fn != nil {
+			fn(&o)
+		}
+	}
+	var st ReshardStats
+	fail := func(p ReadProblem, detail string, err error) (ReshardStats, error) {
+		return st, &ReadError{Index: x.p.IndexName(), Problem: p, Detail: detail, Err: err}
+	}
+	switch {
+	case e == nil:
+		return fail(ReadSource, "Reshard needs the entity whose binding writes the index", nil)
+	case client == nil:
+		return fail(ReadClient, "pass a *dynamodb.Client or another implementation", nil)
+	case o.Items < 0:
+		return fail(ReadLimit, fmt.Sprintf("WithItems(%d): give a positive number of items, or none", o.Items), nil)
+	}
+	at, err := x.openCheckpoint(o.From)
+	if err != nil {
+		return fail(ReadCursor, "", err)
+	}
+	st.Next = o.From
+	for ; at.I < len(x.read); at = (checkpointPayload{I: at.I + 1}) {
+		part := x.read[at.I]
+		q := query.On(e, x.p, part, o.Query...).After(query.Cursor(at.C))
+		if _, err := q.Fingerprint(); err != nil {
+			return fail(ReadQuery, "", err)
+		}
+		for {
+			size := reshardPage
+			if o.Items > 0 {
+				if size = min(size, o.Items-st.Read); size == 0 {
+					return st, nil
+				}
+			}
+			page, err := q.Limit(size).Page(ctx, client)
+			for i, v := range page.Items {
+				moved, gone, mverr := x.place(ctx, e, client, part, v)
+				if mverr != nil {
+					return st, &ShardError{Shard: at.I, Partition: part, Err: mverr}
+				}
+				st.Read++
+				switch {
+				case gone:
+					st.Gone++
+				case moved:
+					st.Moved++
+				}
+				c, cerr := page.CursorAfter(i)
+				if cerr != nil {
+					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
+				}
+				st.Next = x.checkpoint(at.I, c)
+			}
+			if err != nil {
+				return st, &ShardError{Shard: at.I, Partition: part, Err: err}
+			}
+			if o.Progress != nil {
+				o.Progress(st)
+			}
+			if page.Next == "" {
+				break
+			}
+			q = q.After(page.Next)
+		}
+		st.Next = x.checkpoint(at.I+1, "")
+	}
+	st.Next = ""
+	return st, nil
+}
+
+// place rewrites item v, read on partition part, when it is not on the
+// shard the current count gives it; gone reports that it was deleted in
+// the meantime.
+func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, part string, v T) (moved, gone bool, err error) {
+	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
+		return false, false, nil
+	}
+	key, err := e.Key(v)
+	if err != nil {
+		return false, false, err
+	}
+	_, err = e.Modify(ctx, client, key, func(*T) error { return nil })
+	if errors.Is(err, keyfirst.ErrNotFound) {
+		return false, true, nil
+	}
+	return err == nil, false, err
+}
+
+// checkpoint is the Checkpoint at shard i, after position c.
+func (x *Index[T, S]) checkpoint(i int, c query.Cursor) Checkpoint {
+	if i >= len(x.read) {
+		return ""
+	}
+	raw, _ := json.Marshal(checkpointPayload{X: x.p.IndexName(), I: i, P: x.read[i], C: string(c)}) // ints and strings always encode
+	return Checkpoint(envelope.Seal(nil, raw, nil))
+}
+
+// openCheckpoint decodes c for this index.
+func (x *Index[T, S]) openCheckpoint(c Checkpoint) (checkpointPayload, error) {
+	var p checkpointPayload
+	if c == "" {
+		return p, nil
+	}
+	if err := envelope.Open(string(c), maxCheckpointLen, nil, &p); err != nil {
+		return p, err
+	}
+	if p.X != x.p.IndexName() || p.I < 0 || p.I >= len(x.read) || p.P != x.read[p.I] {
+		return p, fmt.Errorf("%w: the checkpoint is at shard %d (%q) of index %q, this one is %q and reads %d shards (%s..%s)",
+			query.ErrCursorMismatch, p.I, p.P, p.X, x.p.IndexName(), len(x.read), x.read[0], x.read[len(x.read)-1])
+	}
+	return p, nil
+}

@@ -1,0 +1,238 @@
+package shard_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/query"
+	"github.com/keyfirst/keyfirst/shard"
+)
+
+// ---- the re-shard table: seed 002's open orders, from 3 shards to 8 ----
+//
+// One physical table, two descriptions of it: before the change (3
+// shards) and during it (written on 8, read on 8 while items may still be
+// on the 3 old ones). The service's deployment switches from one to the
+// other; the tests bind both to the same table.
+
+func openSpec(shards, previous int) *shard.Index[Order, string] {
+	return keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
+		Base: "OPEN", Shards: shards, PreviousShards: previous, Field: "ID",
+		Sort: func(o Order) string { return o.Date }, When: Order.isOpen,
+	}))
+}
+
+var (
+	open3, open8, open8Done = openSpec(3, 0), openSpec(8, 3), openSpec(8, 0)
+)
+
+// reshardSchema is the table described with ix as its open-orders index.
+func reshardSchema(ix *shard.Index[Order, string]) (*keyfirst.Table, *keyfirst.Entity[Order]) {
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "reshard", Key: orderByID, GSIs: []keyfirst.Index{openByDate.Index()}}))
+	return table, keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "ORDER", Keys: []keyfirst.Binding{orderByID.Fields("ID"), ix.Binding()},
+	}))
+}
+
+// resharding is the table in DynamoDB Local, with the entity of each
+// description bound to it.
+type resharding struct {
+	client   *dynamodb.Client
+	before   *keyfirst.Entity[Order] // 3 shards
+	during   *keyfirst.Entity[Order] // 8 shards, 3 before
+	orders   []Order
+	newest   []string // the orders' ids newest first: by date, then id, both descending
+	expected int      // the orders whose shard differs between 3 and 8
+}
+
+// localResharding creates the table and writes n open orders on 3 shards,
+// 25 dates, so many equal sort values.
+func localResharding(t *testing.T, n int) (resharding, context.Context) {
+	t.Helper()
+	schema3, e3 := reshardSchema(open3)
+	schema8, e8 := reshardSchema(open8)
+	table, ctx := localTable(t, schema3)
+	r := resharding{
+		client: integration.Client(t),
+		before: keyfirst.Must(e3.In(table)),
+		during: keyfirst.Must(e8.In(keyfirst.Must(schema8.Named(table.Name())))),
+	}
+	reqs := make([]keyfirst.WriteRequest, n)
+	for i := range n {
+		o := order(fmt.Sprintf("o-%04d", i), open, fmt.Sprintf("2026-06-%02dT10:00:00Z", 1+i%25))
+		r.orders = append(r.orders, o)
+		reqs[i] = r.before.PutRequest(o)
+		if wantShard(o.ID, 3) != wantShard(o.ID, 8) {
+			r.expected++
+		}
+	}
+	if err := table.BatchWrite(ctx, r.client, reqs); err != nil {
+		t.Fatal(err)
+	}
+	r.newest = inKeyOrder(r.orders, func(o Order) string { return o.Date }, func(o Order) string { return o.ID }, true)
+	return r, ctx
+}
+
+// Re-shard from 3 to 8 while a reader pages through, newest first, 7 at a
+// time: its first page is read on 3 shards, the next ones on 8 with the
+// cursor of the first, and between every two pages the pass moves the
+// next 40 items. The chain is every order once, in order, with no gap
+// and no repeat; then every order is on its 8-shard partition, the pass
+// moved exactly the orders whose shard changed, and the read without
+// PreviousShards returns them all.
+func TestReshardWhileReading(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 300)
+	key := query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
+	page, err := shard.Query(r.before, open3, key).Desc().Limit(7).Page(ctx, r.client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain := orderIDs(page.Items)
+	reader := shard.Query(r.during, open8, key).Desc().Limit(7)
+	var cp shard.Checkpoint
+	var moved, passes int
+	for cur := page.Next; cur != ""; cur = page.Next {
+		if passes == 0 || cp != "" {
+			st, err := open8.Reshard(ctx, r.during, r.client, shard.WithCheckpoint(cp), shard.WithItems(40))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp, moved, passes = st.Next, moved+st.Moved, passes+1
+		}
+		if page, err = reader.After(cur).Page(ctx, r.client); err != nil {
+			t.Fatal(err)
+		}
+		chain = append(chain, orderIDs(page.Items)...)
+	}
+	if !slices.Equal(chain, r.newest) {
+		t.Fatalf("the chain while re-sharding: %s", firstDiff(chain, r.newest))
+	}
+	for cp != "" {
+		st, err := open8.Reshard(ctx, r.during, r.client, shard.WithCheckpoint(cp), shard.WithItems(40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp, moved = st.Next, moved+st.Moved
+	}
+	if moved != r.expected || r.expected == 0 {
+		t.Errorf("moved %d orders, %d have another shard on 8 than on 3", moved, r.expected)
+	}
+	r.checkPlaced(t, ctx)
+	all, err := shard.Query(r.during, open8Done).Desc().Collect(ctx, r.client)
+	if err != nil || !slices.Equal(orderIDs(all), r.newest) {
+		t.Fatalf("after the pass, on 8 shards: %v, %s", err, firstDiff(orderIDs(all), r.newest))
+	}
+}
+
+// checkPlaced checks that every order is on its partition of 8 shards,
+// and none is left on another.
+func (r resharding) checkPlaced(t *testing.T, ctx context.Context) {
+	t.Helper()
+	seen := 0
+	for _, part := range open8.ReadPartitions() {
+		got, err := query.On(r.during, openByDate, part).Collect(ctx, r.client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range got {
+			if w := wantShard(o.ID, 8); w != part {
+				t.Errorf("%s is on %s, its shard of 8 is %s", o.ID, part, w)
+			}
+		}
+		seen += len(got)
+	}
+	if seen != len(r.orders) {
+		t.Errorf("%d orders in the index, want %d", seen, len(r.orders))
+	}
+}
+
+// A pass cancelled mid-run resumes from its last checkpoint: every order
+// whose shard changed is moved exactly once over the two calls.
+func TestReshardResumes(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 200)
+	cctx, cancel := context.WithCancel(ctx)
+	var last shard.ReshardStats
+	st, err := open8.Reshard(cctx, r.during, r.client, shard.WithProgress(func(s shard.ReshardStats) {
+		last = s
+		if s.Read >= 150 {
+			cancel()
+		}
+	}))
+	cancel()
+	var se *shard.ShardError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &se) || st.Next == "" || st.Read < 150 || last.Read > st.Read {
+		t.Fatalf("cancelled pass: %v, %+v", err, st)
+	}
+	rest, err := open8.Reshard(ctx, r.during, r.client, shard.WithCheckpoint(st.Next))
+	if err != nil || rest.Next != "" {
+		t.Fatalf("resumed pass: %v, %+v", err, rest)
+	}
+	if st.Moved+rest.Moved != r.expected {
+		t.Errorf("moved %d + %d orders, %d have another shard on 8 than on 3", st.Moved, rest.Moved, r.expected)
+	}
+	r.checkPlaced(t, ctx)
+}
+
+// Bad inputs to Reshard are refused with a *ReadError before any request.
+func TestReshardBadInputs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, e8 := reshardSchema(open8)
+	calls := reshardNoCalls{noCalls{t}}
+	var other shard.Checkpoint // a checkpoint of open-by-customer
+	if _, err := customerShards.Reshard(ctx, byCustomerOrders, cannedEmpty{}, shard.WithProgress(func(s shard.ReshardStats) {
+		other = cmp.Or(s.Next, other)
+	})); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		run     func() (shard.ReshardStats, error)
+		problem shard.ReadProblem
+		is      error
+	}{
+		{"nil entity", func() (shard.ReshardStats, error) { return open8.Reshard(ctx, nil, calls) }, shard.ReadSource, nil},
+		{"nil client", func() (shard.ReshardStats, error) { return open8.Reshard(ctx, e8, nil) }, shard.ReadClient, nil},
+		{"negative items", func() (shard.ReshardStats, error) { return open8.Reshard(ctx, e8, calls, shard.WithItems(-1)) }, shard.ReadLimit, nil},
+		{"malformed checkpoint", func() (shard.ReshardStats, error) {
+			return open8.Reshard(ctx, e8, calls, shard.WithCheckpoint("!!"))
+		}, shard.ReadCursor, query.ErrCursorMalformed},
+		{"checkpoint of another index", func() (shard.ReshardStats, error) {
+			return open8.Reshard(ctx, e8, calls, shard.WithCheckpoint(other))
+		}, shard.ReadCursor, query.ErrCursorMismatch},
+	}
+	if other == "" {
+		t.Fatal("no checkpoint from the other index")
+	}
+	for _, c := range cases {
+		var re *shard.ReadError
+		_, err := c.run()
+		if !errors.As(err, &re) || re.Problem != c.problem || (c.is != nil && !errors.Is(err, c.is)) {
+			t.Errorf("%s: %v, want a *ReadError %s", c.name, err, c.problem)
+		}
+	}
+}
+
+// reshardNoCalls fails the test on any request.
+type reshardNoCalls struct{ noCalls }
+
+func (c reshardNoCalls) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, c.fail("GetItem")
+}
+
+// cannedEmpty answers every query with an empty last page.
+type cannedEmpty struct{ reshardNoCalls }
+
+func (cannedEmpty) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return &dynamodb.QueryOutput{}, nil
+}
