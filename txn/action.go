@@ -169,6 +169,15 @@ func (op *Op[T]) steps(b *builder) ([]step, error) {
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 
+// entityName names op's entity type in the error of an action that could
+// not be built.
+func (op *Op[T]) entityName() string {
+	if op.e == nil {
+		return ""
+	}
+	return op.e.Type()
+}
+
 // Item returns the item as the transaction wrote it (a put or replace
 // carries the version it stored), and whether a transaction with op
 // succeeded. For a delete or a check it returns the item given.

@@ -66,6 +66,10 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 			t.Log(err)
 		})
 	}
+	var ae *txn.ActionError
+	if err := txn.Write(ctx, client, []txn.Action{txn.Put(orders, o), txn.Put(orders, order("", "o2", Open, "x"))}); !errors.As(err, &ae) || ae.Position != 1 || ae.Entity != "ORDER" {
+		t.Fatalf("%v: want action 1, ORDER", err)
+	}
 	run := func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
 		return []txn.Action{txn.Put(orders, o)}, nil
 	}

@@ -209,7 +209,11 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 		}
 		ss, err := a.steps(b)
 		if err != nil {
-			return nil, nil, &ActionError{Position: i, Err: err}
+			ae := &ActionError{Position: i, Err: err}
+			if n, ok := a.(interface{ entityName() string }); ok {
+				ae.Entity = n.entityName()
+			}
+			return nil, nil, ae
 		}
 		setPosition(a, i)
 		for _, s := range ss {
