@@ -23,9 +23,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/examples/internal/demo"
@@ -91,14 +89,6 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\n", peak, peak)
 	fmt.Fprintf(w, "shard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n", peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
 
-	rawItem := func(id string) error {
-		out, err := db.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table.Name()), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "ORDER#" + id}}})
-		if err == nil {
-			fmt.Fprintf(w, "  %s as stored: %s\n", id, demo.Item(out.Item))
-		}
-		return err
-	}
 	// estimate prints what sparse's estimator says a write from before to after costs.
 	estimate := func(before, after *Order) error {
 		c, err := sparse.EstimateItems(estimator, orders, before, after)
@@ -132,7 +122,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 			return err
 		}
 		fmt.Fprintf(w, "  DynamoDB: table %g WCU + OpenOrdersByDate %g WCU = %g WCU\n", got.Table, got.Indexes["OpenOrdersByDate"], got.Total)
-		if err := rawItem(o.ID); err != nil {
+		if err := db.Stored(ctx, table, o.ID, "ORDER#"+o.ID); err != nil {
 			return err
 		}
 	}
@@ -171,7 +161,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err := estimate(&before, &closed); err != nil {
 		return err
 	}
-	if err := rawItem("ord123"); err != nil {
+	if err := db.Stored(ctx, table, "ord123", "ORDER#ord123"); err != nil {
 		return err
 	}
 	if err := list(openOrders, orders, "2024-04"); err != nil {
