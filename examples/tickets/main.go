@@ -13,9 +13,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/examples/internal/demo"
@@ -94,15 +92,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		db.Report()
 		return nil
 	}
-	// rawItem prints the item as stored, read with the raw SDK.
-	rawItem := func() error {
-		out, err := db.Client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table.Name()), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "TICKET#77de"}}})
-		if err == nil {
-			fmt.Fprintf(w, "  77de as stored: %s\n", demo.Item(out.Item))
-		}
-		return err
-	}
+	// rawItem prints the item as stored (demo.Stored reads it with the raw SDK).
+	rawItem := func() error { return db.Stored(ctx, table, "77de", "TICKET#77de") }
 	key77de, err := tickets.Key(Ticket{ID: "77de"})
 	if err != nil {
 		return err

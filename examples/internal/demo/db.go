@@ -158,6 +158,26 @@ func (db *DB) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optF
 	return out, err
 }
 
+// Stored prints the item of table whose primary key holds the string
+// values key (the partition key's, then the sort key's), as stored: read
+// with a consistent GetItem of the raw SDK, not recorded, and printed
+// after label: "  77de as stored: {PK: "TICKET#77de", ...}".
+func (db *DB) Stored(ctx context.Context, table *keyfirst.Table, label string, key ...string) error {
+	attrs := table.PrimaryKey().Attributes()
+	if len(key) != len(attrs) {
+		return fmt.Errorf("table %s: %d key values for the key attributes %v", table.Name(), len(key), attrs)
+	}
+	in := &dynamodb.GetItemInput{TableName: aws.String(table.Name()), ConsistentRead: aws.Bool(true), Key: map[string]types.AttributeValue{}}
+	for i, a := range attrs {
+		in.Key[a.Name] = &types.AttributeValueMemberS{Value: key[i]}
+	}
+	out, err := db.Client.GetItem(ctx, in)
+	if err == nil {
+		fmt.Fprintf(db.w, "  %s as stored: %s\n", label, Item(out.Item))
+	}
+	return err
+}
+
 // target names a table by its schema's name, and its index.
 func (db *DB) target(table, index *string) string {
 	db.mu.Lock()

@@ -1,7 +1,8 @@
 // Package demo is what the example programs share, so that each of them
 // holds its access pattern and little else: where DynamoDB runs, tables
 // under names of their own, KEEP=1, and a client that records the requests
-// an example sends and what they cost, for it to print.
+// an example sends and what they cost, for it to print, and prints an item
+// as stored ([DB.Stored]).
 //
 // An example is a [Run]: its main is demo.Main(run), and its test runs the
 // same function against the test binary's DynamoDB Local (see

@@ -120,3 +120,33 @@ func TestReport(t *testing.T) {
 		t.Errorf("a second Report printed %q", out.String())
 	}
 }
+
+// Stored prints the item as stored, its attributes in name order; key
+// values that do not match the table's key attributes fail before any
+// request (the DB has no client).
+func TestStored(t *testing.T) {
+	t.Parallel()
+	if err := New(nil, nil).Stored(context.Background(), kept, "x", "only the partition key"); err == nil {
+		t.Error("Stored took one key value for a table with a sort key")
+	}
+	client := integration.Client(t)
+	ctx, cancel := integration.Context(t)
+	defer cancel()
+	var out bytes.Buffer
+	db := New(&out, client)
+	defer db.Close(ctx, new(error))
+	table, err := db.Create(ctx, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := map[string]types.AttributeValue{"PK": s("ORG#acme"), "SK": s("USER#ann"), "b": s("2"), "a": s("1")}
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table.Name()), Item: item}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Stored(ctx, table, "ann", "ORG#acme", "USER#ann"); err != nil {
+		t.Fatal(err)
+	}
+	if want := `  ann as stored: {PK: "ORG#acme", SK: "USER#ann", a: "1", b: "2"}` + "\n"; out.String() != want {
+		t.Errorf("Stored printed %q, want %q", out.String(), want)
+	}
+}

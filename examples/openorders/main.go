@@ -1,0 +1,183 @@
+// Command openorders is seed 002's write-sharded sparse index. The table
+// orders (PK = ORDER#<order_id>) has the GSI OpenOrdersByDate, whose partition key
+// open_status_shard only open orders carry, sorted by order_date. One
+// partition "OPEN" would take the index writes of every open order: at a
+// peak of 2,000 writes/s it would be hot, so it is split into
+// shard.Count(2000) = 3 shards, OPEN#0 .. OPEN#2, an order's shard the
+// frozen hash of its id. create_order writes open_status_shard and
+// order_date; close_order REMOVEs them; list_open_orders(date_prefix)
+// queries every shard with begins_with(order_date, prefix), newest first,
+// and merges them by order_date. Then the peak grows to 6,000 writes/s:
+// 8 shards, and Index.Reshard moves the open orders.
+//
+// Unlike the seed: keyfirst derives both key attributes of a sharded index
+// from the order and removes both when it leaves the index, so the order
+// keeps its date in an attribute of its own, date (the seed keeps
+// order_date); the table's key is PK = ORDER#<order_id> beside the
+// order_id attribute; and the index projects ALL (the seed INCLUDEs three
+// attributes), as a read decodes whole orders from it.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/examples/internal/demo"
+	"github.com/keyfirst/keyfirst/keys"
+	"github.com/keyfirst/keyfirst/query"
+	"github.com/keyfirst/keyfirst/shard"
+	"github.com/keyfirst/keyfirst/sparse"
+)
+
+// Order is an order, with the seed's attribute names.
+type Order struct {
+	ID         string `dynamodbav:"order_id"`
+	CustomerID string `dynamodbav:"customer_id"`
+	RepID      string `dynamodbav:"rep_id"`
+	Date       string `dynamodbav:"date"` // 2024-04-01T09:15:00, as the seed writes order_date
+	Status     string `dynamodbav:"status"`
+	Total      string `dynamodbav:"total_amount"`
+}
+
+// IsOpen is the condition of OpenOrdersByDate.
+func (o Order) IsOpen() bool { return o.Status == "OPEN" }
+
+// peak is the peak write rate of orders under 1 KB: as many WCU/s on the index.
+const peak = 2000
+
+// The table, its sharded index and the entity, declared once.
+var (
+	// PK = ORDER#ord123: keyfirst derives a table's key, apart from the fields.
+	orderByID  = keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))), keyfirst.NoSort())
+	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>", order_date = Date, while open.
+	openOrders = keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(peak), 0)))
+
+	// The schema and the entity of this deployment of the service.
+	OrdersTable, Orders = deployment(openOrders)
+)
+
+func openSpec(shards, previous int) shard.Spec[Order, string] {
+	return shard.Spec[Order, string]{Base: "OPEN", Shards: shards, PreviousShards: previous, Field: "ID",
+		Sort: func(o Order) string { return o.Date }, When: Order.IsOpen}
+}
+
+// deployment declares the table and the entity of a service whose orders use sharded index x.
+func deployment(x *shard.Index[Order, string]) (*keyfirst.Table, *keyfirst.Entity[Order]) {
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "orders", Key: orderByID,
+		GSIs: []keyfirst.Index{openByDate.Index()}})) // projects ALL: a read decodes whole orders
+	return table, keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "Order",
+		Keys: []keyfirst.Binding{orderByID.Fields("ID"), x.Binding()}}))
+}
+
+func main() { demo.Main(run) }
+
+func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) {
+	db := demo.New(w, client)
+	defer db.Close(ctx, &err)
+	table, err := db.Create(ctx, OrdersTable)
+	if err != nil {
+		return err
+	}
+	orders := keyfirst.Must(Orders.In(table)) // a binding of its own schema: In cannot fail
+	estimator := keyfirst.Must(sparse.NewEstimator(table))
+
+	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\n", peak, peak)
+	fmt.Fprintf(w, "shard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n", peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
+
+	// estimate prints what sparse's estimator says a write from before to after costs.
+	estimate := func(before, after *Order) error {
+		c, err := sparse.EstimateItems(estimator, orders, before, after)
+		if err == nil {
+			ix := c.Indexes[0]
+			fmt.Fprintf(w, "  estimate: table %d WCU + %s %s, %d write, %d WCU = %d WCU\n", c.TableWCU, ix.Index, ix.Transition, ix.Writes, ix.WCU, c.WCU())
+		}
+		return err
+	}
+
+	// create_order: the first write shows what it costs.
+	at := func(day, h, m int) string { return fmt.Sprintf("2024-04-%02dT%02d:%02d:00", day, h, m) }
+	for i, o := range []Order{
+		{"ord123", "c_42", "r_7", at(1, 9, 15), "OPEN", "129.90"},
+		{"ord102", "c_8", "r_3", "2024-03-28T16:20:00", "OPEN", "15.00"},
+		{"ord103", "c_42", "r_7", at(2, 14, 0), "OPEN", "42.00"},
+		{"ord105", "c_17", "r_3", at(3, 8, 30), "OPEN", "310.50"},
+		{"ord108", "c_8", "r_7", at(5, 17, 45), "OPEN", "9.99"},
+		{"ord110", "c_17", "r_3", at(8, 11, 0), "OPEN", "77.25"},
+	} {
+		var got keyfirst.Capacity
+		if _, err := orders.Put(ctx, db, o, keyfirst.CreateOnly(), keyfirst.WithCapacity(&got)); err != nil {
+			return err
+		}
+		n, _ := openOrders.Shard(o) // Put has checked that it has one
+		fmt.Fprintf(w, "create_order %s  %s  -> OPEN#%d\n", o.ID, o.Date, n)
+		if i > 0 {
+			continue
+		}
+		if err := estimate(nil, &o); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  DynamoDB: table %g WCU + OpenOrdersByDate %g WCU = %g WCU\n", got.Table, got.Indexes["OpenOrdersByDate"], got.Total)
+		if err := db.Stored(ctx, table, o.ID, "ORDER#"+o.ID); err != nil {
+			return err
+		}
+	}
+
+	list := func(x *shard.Index[Order, string], e *keyfirst.Entity[Order], prefix string) error {
+		fmt.Fprintf(w, "\nlist_open_orders(%q): every shard, newest first, merged by order_date\n", prefix)
+		var cost shard.Cost
+		open, err := shard.Query(e, x).SortAttr(query.Attr("order_date").BeginsWith(prefix)).Desc().Collect(ctx, db, shard.WithCost(&cost))
+		if err != nil {
+			return err
+		}
+		for _, o := range open {
+			n, _ := x.Shard(o)
+			fmt.Fprintf(w, "  OPEN#%d  %s  %s  %s  %s\n", n, o.Date, o.ID, o.CustomerID, o.Total)
+		}
+		db.Report()
+		fmt.Fprintf(w, "  shard.Cost: %d requests, %d items read, %d returned, %g RCU\n", cost.Requests, cost.Items, cost.Returned, cost.Capacity.Total)
+		return nil
+	}
+	if err := list(openOrders, orders, "2024-04"); err != nil {
+		return err
+	}
+
+	// close_order: SET status = "CLOSED"; the binding REMOVEs the index's attributes.
+	fmt.Fprintln(w, "\nclose_order ord123:")
+	key, err := orders.Key(Order{ID: "ord123"})
+	if err != nil {
+		return err
+	}
+	var before Order
+	closed, err := orders.Modify(ctx, db, key, func(o *Order) error { before = *o; o.Status = "CLOSED"; return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
+	db.Report()
+	if err != nil {
+		return err
+	}
+	if err := estimate(&before, &closed); err != nil {
+		return err
+	}
+	if err := db.Stored(ctx, table, "ord123", "ORDER#ord123"); err != nil {
+		return err
+	}
+	if err := list(openOrders, orders, "2024-04"); err != nil {
+		return err
+	}
+
+	// Re-shard: deploy Shards 8 with PreviousShards 3 (reads cover both), then move the items.
+	fmt.Fprintf(w, "\npeak 6000 writes/s: shard.Count(6000) = %d shards; Shards: 8, PreviousShards: 3, then Index.Reshard\n", shard.Count(6000))
+	x8 := keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(6000), len(openOrders.Partitions()))))
+	schema8, next := deployment(x8) // the next deployment of the service
+	orders8 := keyfirst.Must(next.In(keyfirst.Must(schema8.Named(table.Name()))))
+	stats, err := x8.Reshard(ctx, orders8, db.Client)
+	if err != nil {
+		return err
+	}
+	// An order moved to a shard the pass reads later is read there again.
+	fmt.Fprintf(w, "  Reshard: %d read, %d moved\n", stats.Read, stats.Moved)
+	return list(x8, orders8, "2024-04")
+}
