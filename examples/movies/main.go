@@ -59,11 +59,12 @@ type Order struct {
 // OutOfStockError is the shop's own error: the product has no stock left.
 type OutOfStockError struct{ ProductID string }
 
+// Error says which product.
 func (e *OutOfStockError) Error() string { return e.ProductID + " is out of stock" }
 
 // The access patterns, the tables and the entities, declared once.
 var (
-	// The titles and names as they are: the keys are the attributes themselves.
+	// The names and titles as they are (Str: no prefix; spaces allowed).
 	moviesOfActor = keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
 	actorsInMovie = keyfirst.OnIndex("MovieActors", keyfirst.Str("Movie"), keyfirst.Str("Actor"))
 
@@ -135,10 +136,11 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		db.Report()
 	}
 
-	if _, err := products.Put(ctx, db, Product{ID: "toy-story-dvd", Stock: 2}); err != nil {
+	dvd, err := products.Put(ctx, db, Product{ID: "toy-story-dvd", Stock: 2})
+	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nput toy-story-dvd: stock 2 (version 1)")
+	fmt.Fprintf(w, "\nput %s: stock %d (version %d)\n", dvd.ID, dvd.Stock, dvd.Version)
 	productID, err := products.Key(Product{ID: "toy-story-dvd"})
 	if err != nil {
 		return err
