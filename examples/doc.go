@@ -1,7 +1,7 @@
 // Package examples holds runnable programs, one per pattern of the seeds,
 // to copy from: orders (the flagship, make example), repos, users,
-// tickets, openorders, audit, movies and testing (how to test your own code with
-// [github.com/keyfirst/keyfirst/integration]). Each is a main package of
+// tickets, openorders, audit, movies and testing (how to test your own
+// code with [github.com/keyfirst/keyfirst/integration]). Each is a main package of
 // its own folder whose logic is a function run(ctx, w, client), which its
 // test runs against DynamoDB Local, comparing what it prints with the
 // exact text expected.
