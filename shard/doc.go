@@ -131,7 +131,12 @@
 // partition that share the index's sort value by an internal hash of
 // their table key, so the merge reads a run of equal sort values whole
 // from every shard (buffered in memory) before it yields it in table key
-// order; a Limit that ends inside a long run still reads all of it.
+// order; a Limit that ends inside a long run still reads all of it. An
+// index without a sort key has no order to merge by (and would be one
+// run): its read streams shard by shard (shard 0 first, last with Desc),
+// each shard in DynamoDB's order, buffering no shard whole; its cursor
+// holds each shard's position after its last item, so such a read is not
+// exact while a re-shard moves items.
 //
 // # Changing the shard count
 //

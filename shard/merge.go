@@ -219,7 +219,7 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 		waiting, refill := false, false
 		for _, s := range m.shards {
 			need, past := s.buffered() == 0 && s.more, false
-			if !need && !headless && s.more {
+			if !need && !headless && s.more && m.r.nSort > 0 {
 				need = m.sameSort(s.tailPlace(m.r.order), v)
 				past = need
 			}
@@ -256,7 +256,36 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 			}
 			continue
 		}
-		m.take(v)
+		if m.r.nSort == 0 {
+			m.takeHead()
+		} else {
+			m.take(v)
+		}
+	}
+}
+
+// takeHead moves the head of the first shard that has one (in shard
+// order, reversed by Desc) into m.pending: the merge of an index without
+// a sort key, which has no order to merge by. Its items come shard by
+// shard, each shard in DynamoDB's order, and a shard's position in the
+// cursor is after its last item taken.
+func (m *merge[T]) takeHead() {
+	for i := range m.shards {
+		s := m.shards[i]
+		if m.r.desc {
+			s = m.shards[len(m.shards)-1-i]
+		}
+		h := s.headPlace(m.r.order)
+		if h == nil {
+			continue
+		}
+		page, _ := s.current()
+		m.pending, m.ri = append(m.pending[:0], runItem[T]{v: page.Items[s.pos], place: h}), 0
+		s.lastPage, s.lastIdx, s.taken = page, s.pos, true
+		s.runPage, s.runIdx, s.runTaken = page, s.pos, true
+		s.pos++
+		s.head = nil
+		return
 	}
 }
 

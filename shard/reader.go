@@ -26,7 +26,9 @@ import (
 // share a sort value in the order of an internal hash of their table key,
 // so the merge reads each run of equal sort values whole (from every
 // shard) before it yields the run's first item: a run is buffered in
-// memory, and a Limit that ends inside a run still reads all of it.
+// memory, and a Limit that ends inside a run still reads all of it. An
+// index without a sort key is read shard by shard instead (see the
+// package doc).
 type Reader[T any] struct {
 	index   string
 	on      func(partition string) query.Query[T]
