@@ -39,9 +39,15 @@ type Cursor string
 // cursorVersion is the format of the payload, for future changes.
 const cursorVersion = 1
 
-// maxCursorLen bounds the cursors accepted: three key values of at most
-// 2 KB, base64 in JSON, fit well within it.
-const maxCursorLen = 16 << 10
+// MaxCursorLen is the length of the longest [Cursor] a query makes and
+// accepts: the one of the largest key DynamoDB allows (a table key of a
+// 2,048-byte partition value and a 1,024-byte sort value, an index key of
+// up to [keyfirst.MaxKeyAttributes] attributes on each side, attribute
+// names of 255 bytes), every byte a control character that JSON writes as
+// \u00XX, in base64, and signed: about 150 KB. A column that stores
+// cursors needs this much room; an ordinary key makes a cursor of a few
+// hundred bytes.
+const MaxCursorLen = 256 << 10
 
 // cursorPayload is what a Cursor holds before encoding.
 type cursorPayload struct {
@@ -277,7 +283,7 @@ func appendJSONString(buf []byte, s string) []byte {
 // then the format, then the binding.
 func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValue, error) {
 	var p cursorPayload
-	if err := envelope.Open(string(c), maxCursorLen, secret, &p); err != nil {
+	if err := envelope.Open(string(c), MaxCursorLen, secret, &p); err != nil {
 		return nil, err
 	}
 	if p.V != cursorVersion {

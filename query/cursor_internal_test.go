@@ -198,3 +198,31 @@ func FuzzCursor(f *testing.F) {
 		}
 	})
 }
+
+// The largest key DynamoDB allows (two table and eight index key
+// attributes, partition values of 2,048 bytes and sort values of 1,024,
+// names of 255, every byte a control character JSON escapes as \u00XX)
+// makes a signed cursor that opens: FuzzCursor found a 2,021-byte
+// partition value whose cursor was refused as too long (16,387 bytes, at
+// most 16,384).
+func TestLargestKeyCursor(t *testing.T) {
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	key := map[string]types.AttributeValue{}
+	for i := range 10 {
+		size := 2048
+		if i%2 == 1 {
+			size = 1024
+		}
+		name := strings.Repeat(string(rune('a'+i)), 255)
+		key[name] = &types.AttributeValueMemberS{Value: strings.Repeat("\x1f", size)}
+	}
+	c, err := newCursor("bind", key, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.open("bind", secret)
+	if err != nil || len(got) != 10 || len(c) > MaxCursorLen {
+		t.Fatalf("a cursor of %d bytes (at most %d): %v", len(c), MaxCursorLen, err)
+	}
+	t.Logf("the largest key's cursor: %d bytes", len(c))
+}

@@ -34,9 +34,10 @@ type Cursor string
 // to the number of shards).
 const cursorVersion = 2
 
-// maxCursorLen bounds the cursors accepted: 100 shard positions of
-// query cursors and one key.
-const maxCursorLen = 1 << 20
+// maxCursorLen bounds the cursors accepted: a position (a query cursor)
+// per shard and the place (one key), each at most query.MaxCursorLen,
+// in base64. An ordinary cursor is a few hundred bytes per shard.
+const maxCursorLen = (MaxShards + 1) * query.MaxCursorLen * 4 / 3
 
 // cursorPayload is what a Cursor holds before encoding.
 type cursorPayload struct {

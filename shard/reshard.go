@@ -32,8 +32,9 @@ type checkpointPayload struct {
 	C string `json:"c"` // the query.Cursor after the last item finished
 }
 
-// maxCheckpointLen bounds the checkpoints accepted.
-const maxCheckpointLen = 64 << 10
+// maxCheckpointLen bounds the checkpoints accepted: one query cursor and
+// a partition value, in base64.
+const maxCheckpointLen = 2 * query.MaxCursorLen
 
 // ReshardStats is the progress of a re-shard pass.
 type ReshardStats struct {
