@@ -153,12 +153,12 @@ func TestBatchGetReportsUnprocessedKeys(t *testing.T) {
 func TestBatchGetRefusesBadKeys(t *testing.T) {
 	s := newShop(t, "")
 	k := mustKey(t, s.customers, Customer{ID: "c1"})
-	_, err := s.customers.BatchGet(context.Background(), noCalls{t}, []keyfirst.Key[Customer]{k, k})
+	_, err := s.customers.BatchGet(context.Background(), noCalls{T: t}, []keyfirst.Key[Customer]{k, k})
 	var de *keyfirst.DuplicateKeyError
 	if !errors.As(err, &de) || de.First != 0 || de.Second != 1 {
 		t.Fatalf("err = %v", err)
 	}
-	got, err := s.customers.BatchGet(context.Background(), noCalls{t}, nil)
+	got, err := s.customers.BatchGet(context.Background(), noCalls{T: t}, nil)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("empty batch: %v %v", got, err)
 	}

@@ -172,7 +172,7 @@ func TestBatchWriteStopsWhenTheContextEnds(t *testing.T) {
 		t.Fatal("the backoff ignored the cancellation")
 	}
 	// Cancelled before the start: no request at all.
-	err = s.table.BatchWrite(ctx, noCalls{t}, putRequests(s, cs))
+	err = s.table.BatchWrite(ctx, noCalls{T: t}, putRequests(s, cs))
 	if !errors.Is(err, context.Canceled) || !errors.As(err, &be) || len(be.Unprocessed) != 60 {
 		t.Fatalf("err = %v", err)
 	}
@@ -226,12 +226,12 @@ func TestBatchWriteRefusesBadBatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := s.table.BatchWrite(ctx, noCalls{t}, tt.reqs); !tt.check(err) {
+			if err := s.table.BatchWrite(ctx, noCalls{T: t}, tt.reqs); !tt.check(err) {
 				t.Fatalf("err = %v", err)
 			}
 		})
 	}
-	if err := s.table.BatchWrite(ctx, noCalls{t}, nil); err != nil {
+	if err := s.table.BatchWrite(ctx, noCalls{T: t}, nil); err != nil {
 		t.Fatalf("an empty batch: %v", err)
 	}
 }

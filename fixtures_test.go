@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"sort"
 	"strings"
 	"testing"
@@ -181,39 +182,9 @@ func order(customer, id string, status Status, placed time.Time) Order {
 	return Order{Customer: customer, ID: id, Status: status, PlacedAt: placed, Total: 100, Tags: []string{"a"}}
 }
 
-// noCalls is a client every method of which fails the test: bad input must
-// be refused before any request.
-type noCalls struct{ t testing.TB }
-
-func (c noCalls) fail(op string) error {
-	c.t.Helper()
-	c.t.Errorf("unexpected %s request: bad input must be refused before any request", op)
-	return errors.New("unexpected request")
-}
-
-func (c noCalls) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return nil, c.fail("GetItem")
-}
-
-func (c noCalls) PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return nil, c.fail("PutItem")
-}
-
-func (c noCalls) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return nil, c.fail("UpdateItem")
-}
-
-func (c noCalls) DeleteItem(context.Context, *dynamodb.DeleteItemInput, ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return nil, c.fail("DeleteItem")
-}
-
-func (c noCalls) BatchGetItem(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return nil, c.fail("BatchGetItem")
-}
-
-func (c noCalls) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return nil, c.fail("BatchWriteItem")
-}
+// noCalls fails the test on any request: bad input must be refused
+// before any request.
+type noCalls = nocalls.Client
 
 // mustItem is e.Item(v), failing the test on an error.
 func mustItem[T any](t testing.TB, e *keyfirst.Entity[T], v T) map[string]types.AttributeValue {

@@ -42,7 +42,7 @@ func TestPatternFuncE(t *testing.T) {
 
 	bad := order("c1", "o1", Open, placed)
 	bad.Total = -1
-	ctx, client := context.Background(), noCalls{t}
+	ctx, client := context.Background(), noCalls{T: t}
 	writes := map[string]func() error{
 		"Put":     func() error { _, err := orders.Put(ctx, client, bad); return err },
 		"Replace": func() error { _, err := orders.Replace(ctx, client, bad); return err },

@@ -93,7 +93,7 @@ func TestBadItemsAreRefusedBeforeAnyRequest(t *testing.T) {
 		{"over-sized item", with(func(l *Loose) { l.Note = strings.Repeat("n", keyfirst.MaxItemSize) }), keyfirst.ItemTooLarge, "", ""},
 	}
 	ctx := context.Background()
-	client := noCalls{t}
+	client := noCalls{T: t}
 	paths := map[string]func(Loose) error{
 		"Item":    func(l Loose) error { _, err := loose.Item(l); return err },
 		"Put":     func(l Loose) error { _, err := loose.Put(ctx, client, l); return err },
@@ -124,7 +124,7 @@ func TestBadItemsAreRefusedBeforeAnyRequest(t *testing.T) {
 
 func TestDerivationErrorsAreWrapped(t *testing.T) {
 	s := newShop(t, "")
-	_, err := s.orders.Put(context.Background(), noCalls{t}, Order{Customer: "c#1", ID: "o1", Status: Open, PlacedAt: day})
+	_, err := s.orders.Put(context.Background(), noCalls{T: t}, Order{Customer: "c#1", ID: "o1", Status: Open, PlacedAt: day})
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemDerive || ie.Attribute != "PK" ||
 		!errors.Is(err, errBadID) || !errors.Is(err, keyfirst.ErrInvalidItem) {

@@ -27,11 +27,11 @@ func TestKeyOfAnotherEntityType(t *testing.T) {
 			t.Errorf("%s with an ORDER key on ARCHIVED_ORDER: %v, want ErrWrongEntityType", op, err)
 		}
 	}
-	_, err = archived.Get(ctx, noCalls{t}, k)
+	_, err = archived.Get(ctx, noCalls{T: t}, k)
 	fail("Get", err)
-	_, err = archived.Modify(ctx, noCalls{t}, k, func(*Order) error { return nil })
+	_, err = archived.Modify(ctx, noCalls{T: t}, k, func(*Order) error { return nil })
 	fail("Modify", err)
-	_, err = archived.BatchGet(ctx, noCalls{t}, []keyfirst.Key[Order]{k})
+	_, err = archived.BatchGet(ctx, noCalls{T: t}, []keyfirst.Key[Order]{k})
 	fail("BatchGet", err)
-	fail("BatchWrite", s.table.BatchWrite(ctx, noCalls{t}, []keyfirst.WriteRequest{archived.DeleteRequest(k)}))
+	fail("BatchWrite", s.table.BatchWrite(ctx, noCalls{T: t}, []keyfirst.WriteRequest{archived.DeleteRequest(k)}))
 }

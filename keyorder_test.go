@@ -121,7 +121,7 @@ func TestFieldIndexKeysSortInValueOrder(t *testing.T) {
 	}
 	// A year without four digits has no fixed-width key: refused before
 	// any request.
-	_, err = readings.Put(ctx, noCalls{t}, Reading{ID: "y", Cat: "c", When: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), Name: "n"})
+	_, err = readings.Put(ctx, noCalls{T: t}, Reading{ID: "y", Cat: "c", When: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), Name: "n"})
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Attribute != "when" || !errors.Is(err, keyfirst.ErrInvalidItem) {
 		t.Fatalf("year 10000: %v", err)

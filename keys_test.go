@@ -63,7 +63,7 @@ func TestKeysCodecErrorsAreRefusedBeforeAnyRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := good
 			tt.edit(&o)
-			_, err := orders.Put(context.Background(), noCalls{t}, o)
+			_, err := orders.Put(context.Background(), noCalls{T: t}, o)
 			var ie *keyfirst.ItemError
 			if !errors.Is(err, tt.sentinel) || !errors.Is(err, keyfirst.ErrInvalidItem) || !errors.As(err, &ie) ||
 				ie.Problem != keyfirst.ItemDerive || ie.Attribute != tt.attr {

@@ -129,12 +129,12 @@ func TestEqualNumberKeysAreDuplicates(t *testing.T) {
 	table, points := newPoints(t, "points")
 	a, b := point{X: math.Copysign(0, -1), Y: "1e2"}, point{X: 0, Y: "100.0"}
 	ctx := context.Background()
-	_, err := points.BatchGet(ctx, noCalls{t}, []keyfirst.Key[point]{mustKey(t, points, a), mustKey(t, points, b)})
+	_, err := points.BatchGet(ctx, noCalls{T: t}, []keyfirst.Key[point]{mustKey(t, points, a), mustKey(t, points, b)})
 	var de *keyfirst.DuplicateKeyError
 	if !errors.As(err, &de) {
 		t.Fatalf("BatchGet: err = %v, want a *DuplicateKeyError", err)
 	}
-	err = table.BatchWrite(ctx, noCalls{t}, []keyfirst.WriteRequest{points.PutRequest(a), points.DeleteRequest(mustKey(t, points, b))})
+	err = table.BatchWrite(ctx, noCalls{T: t}, []keyfirst.WriteRequest{points.PutRequest(a), points.DeleteRequest(mustKey(t, points, b))})
 	if !errors.As(err, &de) {
 		t.Fatalf("BatchWrite: err = %v, want a *DuplicateKeyError", err)
 	}

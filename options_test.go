@@ -12,7 +12,7 @@ import (
 func TestOptionsAreCheckedBeforeAnyRequest(t *testing.T) {
 	s := newShop(t, "")
 	ctx := context.Background()
-	client := noCalls{t}
+	client := noCalls{T: t}
 	o := order("c1", "o1", Open, day)
 	k := mustKey(t, s.orders, o)
 	c := Customer{ID: "c1"}
@@ -68,14 +68,14 @@ func TestZeroKeyIsRefused(t *testing.T) {
 	ctx := context.Background()
 	var zero keyfirst.Key[Order]
 	calls := map[string]func() error{
-		"Get": func() error { _, err := s.orders.Get(ctx, noCalls{t}, zero); return err },
+		"Get": func() error { _, err := s.orders.Get(ctx, noCalls{T: t}, zero); return err },
 		"Modify": func() error {
-			_, err := s.orders.Modify(ctx, noCalls{t}, zero, func(*Order) error { return nil })
+			_, err := s.orders.Modify(ctx, noCalls{T: t}, zero, func(*Order) error { return nil })
 			return err
 		},
-		"BatchGet": func() error { _, err := s.orders.BatchGet(ctx, noCalls{t}, []keyfirst.Key[Order]{zero}); return err },
+		"BatchGet": func() error { _, err := s.orders.BatchGet(ctx, noCalls{T: t}, []keyfirst.Key[Order]{zero}); return err },
 		"DeleteRequest": func() error {
-			return s.table.BatchWrite(ctx, noCalls{t}, []keyfirst.WriteRequest{s.customers.DeleteRequest(keyfirst.Key[Customer]{})})
+			return s.table.BatchWrite(ctx, noCalls{T: t}, []keyfirst.WriteRequest{s.customers.DeleteRequest(keyfirst.Key[Customer]{})})
 		},
 	}
 	for name, call := range calls {
@@ -92,7 +92,7 @@ func TestNilOptionFunctionsAreIgnored(t *testing.T) {
 	s := newShop(t, "")
 	// A nil option is skipped, the call is refused for its bad item,
 	// not for the option.
-	_, err := s.orders.Put(context.Background(), noCalls{t}, Order{}, nil)
+	_, err := s.orders.Put(context.Background(), noCalls{T: t}, Order{}, nil)
 	if !errors.Is(err, keyfirst.ErrInvalidItem) {
 		t.Fatalf("err = %v", err)
 	}

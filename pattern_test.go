@@ -121,11 +121,11 @@ func TestPatternRefusesBadKeyValues(t *testing.T) {
 		"time out of range": order("c1", "o1", Open, time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := orders.Put(context.Background(), noCalls{t}, o)
+			_, err := orders.Put(context.Background(), noCalls{T: t}, o)
 			if !errors.Is(err, keyfirst.ErrInvalidItem) {
 				t.Fatalf("Put: %v", err)
 			}
-			if _, err := orders.Replace(context.Background(), noCalls{t}, o); !errors.Is(err, keyfirst.ErrInvalidItem) {
+			if _, err := orders.Replace(context.Background(), noCalls{T: t}, o); !errors.Is(err, keyfirst.ErrInvalidItem) {
 				t.Fatalf("Replace: %v", err)
 			}
 		})
@@ -161,12 +161,12 @@ func TestPatternSharesTheTablesAttributes(t *testing.T) {
 	}
 	o := order("c1", "o1", Open, placed)
 	o.Note = "n1"
-	_, err = orders.Put(context.Background(), noCalls{t}, o)
+	_, err = orders.Put(context.Background(), noCalls{T: t}, o)
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict || ie.Attribute != "SK" || !strings.Contains(err.Error(), `"ORDER#o1" and "ORDER#n1"`) {
 		t.Fatalf("Put: %v", err)
 	}
-	if _, err := orders.Replace(context.Background(), noCalls{t}, o); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict {
+	if _, err := orders.Replace(context.Background(), noCalls{T: t}, o); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyConflict {
 		t.Fatalf("Replace: %v", err)
 	}
 	o.Note = "o1"
@@ -436,7 +436,7 @@ func TestPatternSideRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scores.Put(context.Background(), noCalls{t}, scored{ID: "a", Score: math.NaN()}); !errors.Is(err, keyfirst.ErrInvalidItem) {
+	if _, err := scores.Put(context.Background(), noCalls{T: t}, scored{ID: "a", Score: math.NaN()}); !errors.Is(err, keyfirst.ErrInvalidItem) {
 		t.Fatalf("NaN: %v", err)
 	}
 	if item, err := scores.Item(scored{ID: "a", Score: -1.5}); err != nil || item["SK"].(*types.AttributeValueMemberN).Value != "-1.5" {

@@ -121,7 +121,7 @@ func TestRefreshBringsItemsUpToDate(t *testing.T) {
 	}
 	// Up to date: nothing sent, by Refresh or PlanRefresh.
 	for _, item := range []map[string]types.AttributeValue{storedOf(t, client, s.orders, current), storedOf(t, client, s.orders, open)} {
-		res, err := s.orders.Refresh(ctx, noCalls{t}, item)
+		res, err := s.orders.Refresh(ctx, noCalls{T: t}, item)
 		if err != nil || res.Outcome != keyfirst.RefreshUnchanged || res.After != nil || res.Key == "" {
 			t.Errorf("up-to-date item: %+v, %v", res, err)
 		}
@@ -247,7 +247,7 @@ func TestRefreshRefusals(t *testing.T) {
 	for _, c := range cases {
 		for op, f := range map[string]func(map[string]types.AttributeValue) (keyfirst.RefreshResult, error){
 			"Refresh": func(m map[string]types.AttributeValue) (keyfirst.RefreshResult, error) {
-				return s.orders.Refresh(ctx, noCalls{t}, m)
+				return s.orders.Refresh(ctx, noCalls{T: t}, m)
 			},
 			"PlanRefresh": s.orders.PlanRefresh,
 		} {
@@ -260,7 +260,7 @@ func TestRefreshRefusals(t *testing.T) {
 			}
 		}
 	}
-	if _, err := s.orders.Refresh(ctx, noCalls{t}, item, keyfirst.CreateOnly()); !errors.Is(err, keyfirst.ErrInvalidOption) {
+	if _, err := s.orders.Refresh(ctx, noCalls{T: t}, item, keyfirst.CreateOnly()); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Errorf("Refresh with CreateOnly: %v", err)
 	}
 }

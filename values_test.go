@@ -139,7 +139,7 @@ type valueCase[T any] struct {
 func refuseEverywhere[T any](t *testing.T, table *keyfirst.Table, e *keyfirst.Entity[T], good T, cases []valueCase[T]) {
 	t.Helper()
 	ctx := context.Background()
-	client := noCalls{t}
+	client := noCalls{T: t}
 	paths := map[string]func(T) error{
 		"Item":    func(v T) error { _, err := e.Item(v); return err },
 		"Put":     func(v T) error { _, err := e.Put(ctx, client, v); return err },

@@ -96,9 +96,9 @@ func versionLimit[V ~int32 | ~uint32 | ~int64 | ~uint64 | ~int | ~uint](t *testi
 		}
 	}
 	full := Counter[V]{ID: "full", Rev: top}
-	_, err = e.Put(ctx, noCalls{t}, full)
+	_, err = e.Put(ctx, noCalls{T: t}, full)
 	refused("Put", err)
-	_, err = e.Replace(ctx, noCalls{t}, full)
+	_, err = e.Replace(ctx, noCalls{T: t}, full)
 	refused("Replace", err)
 
 	// An item stored at the top version (by another program) cannot be

@@ -539,7 +539,7 @@ func TestBadInputs(t *testing.T) {
 	for _, c := range cases {
 		b := ok()
 		c.change(b)
-		report, err := b.Run(ctx, noCalls{t})
+		report, err := b.Run(ctx, noCalls{T: t})
 		if !c.check(err) || report != nil {
 			t.Errorf("%s: %v", c.name, err)
 		}

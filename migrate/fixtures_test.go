@@ -2,8 +2,8 @@ package migrate_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -266,27 +266,9 @@ func (c *counting) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput,
 	return out, err
 }
 
-// noCalls is a client every method of which fails the test: bad input must
-// be refused before any request.
-type noCalls struct{ t testing.TB }
-
-func (c noCalls) fail(op string) error {
-	c.t.Helper()
-	c.t.Errorf("unexpected %s request: bad input must be refused before any request", op)
-	return errors.New("unexpected request")
-}
-
-func (c noCalls) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return nil, c.fail("Scan")
-}
-
-func (c noCalls) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error) {
-	return nil, c.fail("DescribeTable")
-}
-
-func (c noCalls) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return nil, c.fail("UpdateItem")
-}
+// noCalls fails the test on any request: bad input must be refused
+// before any request.
+type noCalls = nocalls.Client
 
 // ---- seed 002: the open orders on a write-sharded index ----
 

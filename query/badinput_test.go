@@ -156,12 +156,12 @@ func TestBadInputsSendNothing(t *testing.T) {
 					t.Fatalf("%s: the error names no table: %v", call, err)
 				}
 			}
-			_, err := tt.q.Page(ctx, noCalls{t}, tt.opts...)
+			_, err := tt.q.Page(ctx, noCalls{T: t}, tt.opts...)
 			check("Page", err)
-			_, err = tt.q.Collect(ctx, noCalls{t}, tt.opts...)
+			_, err = tt.q.Collect(ctx, noCalls{T: t}, tt.opts...)
 			check("Collect", err)
 			n := 0
-			for _, err := range tt.q.All(ctx, noCalls{t}, tt.opts...) {
+			for _, err := range tt.q.All(ctx, noCalls{T: t}, tt.opts...) {
 				n++
 				check("All", err)
 			}
@@ -187,7 +187,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 	}
 	for _, tt := range mixed {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.q.Page(context.Background(), noCalls{t})
+			_, err := tt.q.Page(context.Background(), noCalls{T: t})
 			var qe *query.Error
 			if !errors.As(err, &qe) || qe.Problem != tt.problem {
 				t.Fatalf("got %v, want problem %q", err, tt.problem)

@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"errors"
+	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"sync"
 	"testing"
 	"time"
@@ -317,23 +318,9 @@ func (c *counting) requests() int {
 	return c.calls
 }
 
-// noCalls is a client that fails the test when called: bad input must be
-// refused before any request.
-type noCalls struct{ t testing.TB }
-
-var errUnexpected = errors.New("unexpected request")
-
-func (c noCalls) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	c.t.Helper()
-	c.t.Error("unexpected Query request: bad input must be refused before any request")
-	return nil, errUnexpected
-}
-
-func (c noCalls) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	c.t.Helper()
-	c.t.Error("unexpected Scan request: bad input must be refused before any request")
-	return nil, errUnexpected
-}
+// noCalls fails the test on any request: bad input must be refused
+// before any request.
+type noCalls = nocalls.Client
 
 // scripted answers request n with outs[n-1] (an error past the end, or
 // the context's error), and records the requests.

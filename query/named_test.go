@@ -81,7 +81,7 @@ func TestTwoTablesOneSchema(t *testing.T) {
 	if err != nil || page.Next == "" {
 		t.Fatalf("page of A: %v %q", err, page.Next)
 	}
-	_, err = query.On(b.orders, orderByID, "c1").Sort(orderSK.Range().BeginsWith()).After(page.Next).Page(ctx, noCalls{t})
+	_, err = query.On(b.orders, orderByID, "c1").Sort(orderSK.Range().BeginsWith()).After(page.Next).Page(ctx, noCalls{T: t})
 	if !errors.Is(err, query.ErrCursorMismatch) {
 		t.Fatalf("A's cursor on B: %v", err)
 	}

@@ -57,10 +57,10 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, run := range []func() error{
-				func() error { _, err := tt.q.Page(ctx, noCalls{t}); return err },
-				func() error { _, err := tt.q.Collect(ctx, noCalls{t}); return err },
+				func() error { _, err := tt.q.Page(ctx, noCalls{T: t}); return err },
+				func() error { _, err := tt.q.Collect(ctx, noCalls{T: t}); return err },
 				func() error {
-					for _, err := range tt.q.All(ctx, noCalls{t}) {
+					for _, err := range tt.q.All(ctx, noCalls{T: t}) {
 						return err
 					}
 					return nil
@@ -123,13 +123,13 @@ func TestCollectionOnDefinitions(t *testing.T) {
 	ctx := context.Background()
 	repo := query.CollectionOn(g.table, repoByName, "keyfirst")
 	q := repo.Sort(eventSK.Range().BeginsWith())
-	_, err := q.Page(ctx, noCalls{t})
+	_, err := q.Page(ctx, noCalls{T: t})
 	var qe *query.Error
 	if !errors.As(err, &qe) || qe.Problem != query.ProblemForeignCondition || !strings.Contains(err.Error(), "REPO#<id> or ISSUE#<uint> or STAR#<id>") {
 		t.Fatalf("got %v", err)
 	}
 	// A pattern of another table.
-	_, err = query.CollectionOn(g.table, eventsByActor, "u1").Page(ctx, noCalls{t})
+	_, err = query.CollectionOn(g.table, eventsByActor, "u1").Page(ctx, noCalls{T: t})
 	if !errors.As(err, &qe) || qe.Problem != query.ProblemPattern {
 		t.Fatalf("got %v", err)
 	}
@@ -137,7 +137,7 @@ func TestCollectionOnDefinitions(t *testing.T) {
 	// keys.T2, checked by the compiler (query.On(s.orders,
 	// byCustomerStatus, "c1") does not compile).
 	s := newShop(t, "shop")
-	_, err = query.On(s.orders, byCustomerStatus, keys.Of2("c1", Status("LOST"))).Page(ctx, noCalls{t})
+	_, err = query.On(s.orders, byCustomerStatus, keys.Of2("c1", Status("LOST"))).Page(ctx, noCalls{T: t})
 	if !errors.As(err, &qe) || qe.Problem != query.ProblemPartition || !errors.Is(err, keyfirst.ErrInvalidPattern) {
 		t.Fatalf("got %v", err)
 	}
@@ -152,7 +152,7 @@ func TestOnPlainSortKey(t *testing.T) {
 	noErr(t, err)
 	roles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{Type: "ROLE", Keys: []keyfirst.Binding{plainKey.Fields("Performer", "Title")}})
 	noErr(t, err)
-	_, err = query.On(roles, plainKey, "tom-hanks").Sort(movieKey.Range().Ge("c")).Page(context.Background(), noCalls{t})
+	_, err = query.On(roles, plainKey, "tom-hanks").Sort(movieKey.Range().Ge("c")).Page(context.Background(), noCalls{T: t})
 	var qe *query.Error
 	if !errors.As(err, &qe) || qe.Problem != query.ProblemForeignCondition || !strings.Contains(err.Error(), "holds no keys definition") {
 		t.Fatalf("got %v", err)

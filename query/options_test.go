@@ -35,7 +35,7 @@ func TestOptions(t *testing.T) {
 	// The cursor was signed with the original key.
 	_, err = q.After(page.Next).Page(context.Background(), &canned{}, query.WithCursorKey([]byte("0123456789abcdef")))
 	noErr(t, err)
-	_, err = q.After(page.Next).Page(context.Background(), noCalls{t}, query.WithCursorKey(key))
+	_, err = q.After(page.Next).Page(context.Background(), noCalls{T: t}, query.WithCursorKey(key))
 	if !errors.Is(err, query.ErrCursorTampered) {
 		t.Fatalf("got %v", err)
 	}

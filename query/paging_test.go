@@ -193,7 +193,7 @@ func TestAllBreakResumesAfterLastItem(t *testing.T) {
 		{"another condition", q.Sort(eventSK.Range().BeginsWith()), query.ErrCursorMismatch},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.q.After(page.Next).Page(ctx, noCalls{t})
+			_, err := tt.q.After(page.Next).Page(ctx, noCalls{T: t})
 			var qe *query.Error
 			if !errors.Is(err, tt.want) || !errors.As(err, &qe) || qe.Problem != query.ProblemCursor {
 				t.Fatalf("got %v, want %v", err, tt.want)

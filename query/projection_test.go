@@ -155,7 +155,7 @@ func TestPartialProjectionRefused(t *testing.T) {
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.read(noCalls{t})
+			err := tt.read(noCalls{T: t})
 			var qe *query.Error
 			if !errors.As(err, &qe) || qe.Problem != query.ProblemProjection || qe.Index != tt.index || qe.Attribute != tt.attribute {
 				t.Fatalf("got %v", err)
@@ -163,7 +163,7 @@ func TestPartialProjectionRefused(t *testing.T) {
 		})
 	}
 	t.Run("scan, INCLUDE GSI", func(t *testing.T) {
-		_, err := query.ScanIndex(nb.notes, "ByName").Collect(ctx, noCalls{t})
+		_, err := query.ScanIndex(nb.notes, "ByName").Collect(ctx, noCalls{T: t})
 		var qe *query.Error
 		if !errors.As(err, &qe) || qe.Problem != query.ProblemProjection || qe.Attribute != "rank" {
 			t.Fatalf("got %v", err)
@@ -285,20 +285,20 @@ func TestViewRefused(t *testing.T) {
 		{"not a struct", pageOf(query.View[int](byName)), ""},
 		{"a view of a view", pageOf(query.View[noteRank](query.View[noteName](byName))), "rank"},
 		{"a scan view", func(keyfirst.QueryAPI) error {
-			_, err := query.ScanView[noteRank](query.ScanIndex(nb.notes, "ByName")).Collect(context.Background(), noCalls{t})
+			_, err := query.ScanView[noteRank](query.ScanIndex(nb.notes, "ByName")).Collect(context.Background(), noCalls{T: t})
 			return err
 		}, "rank"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.read(noCalls{t})
+			err := tt.read(noCalls{T: t})
 			var qe *query.Error
 			if !errors.Is(err, query.ErrInvalidQuery) || !errors.As(err, &qe) || qe.Problem != query.ProblemProjection || qe.Attribute != tt.attribute {
 				t.Fatalf("got %v", err)
 			}
 		})
 	}
-	if _, err := query.View[noteName](query.Of[Note](nil)).Page(context.Background(), noCalls{t}); !errors.Is(err, query.ErrInvalidQuery) {
+	if _, err := query.View[noteName](query.Of[Note](nil)).Page(context.Background(), noCalls{T: t}); !errors.Is(err, query.ErrInvalidQuery) {
 		t.Fatalf("a view of a nil entity: %v", err)
 	}
 }

@@ -97,7 +97,7 @@ func TestScanRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.scan.Collect(context.Background(), noCalls{t}, tt.opts...)
+			_, err := tt.scan.Collect(context.Background(), noCalls{T: t}, tt.opts...)
 			var qe *query.Error
 			if !errors.As(err, &qe) || qe.Problem != tt.problem || !errors.Is(err, query.ErrInvalidQuery) {
 				t.Fatalf("got %v, want problem %q", err, tt.problem)

@@ -58,7 +58,7 @@ func TestEncodedAndStringsKeepErrors(t *testing.T) {
 		t.Fatalf("%v", bad)
 	}
 	// The error reaches the query's error.
-	_, err := query.Collection(newShop(t, "shop").table).Index("ByStatusDateNative").Partition(bad...).Page(t.Context(), noCalls{t})
+	_, err := query.Collection(newShop(t, "shop").table).Index("ByStatusDateNative").Partition(bad...).Page(t.Context(), noCalls{T: t})
 	if !errors.Is(err, keys.ErrNotInEnum) {
 		t.Fatalf("got %v", err)
 	}

@@ -3,7 +3,7 @@ package shard_test
 import (
 	"cmp"
 	"context"
-	"errors"
+	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"slices"
 	"strconv"
 	"testing"
@@ -225,24 +225,6 @@ func text(av types.AttributeValue) string {
 	return ""
 }
 
-// noCalls is a client every method of which fails the test: bad input must
-// be refused before any request.
-type noCalls struct{ t testing.TB }
-
-func (c noCalls) fail(op string) error {
-	c.t.Helper()
-	c.t.Errorf("unexpected %s request: bad input must be refused before any request", op)
-	return errors.New("unexpected request")
-}
-
-func (c noCalls) PutItem(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return nil, c.fail("PutItem")
-}
-
-func (c noCalls) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return nil, c.fail("UpdateItem")
-}
-
-func (c noCalls) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return nil, c.fail("BatchWriteItem")
-}
+// noCalls fails the test on any request: bad input must be refused
+// before any request.
+type noCalls = nocalls.Client

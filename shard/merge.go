@@ -80,13 +80,10 @@ type shardState[T any] struct {
 	pastRun     bool // the fetch is to see past a run of equal sort values
 	fetches     int
 	size        int // the limit of the last fetch
-	// last is the page and index of the last item taken in this call,
-	// run the same before the run of the last item yielded: the
-	// shard's position in the cursor.
-	lastPage, runPage query.Page[T]
-	lastIdx, runIdx   int
-	taken, runTaken   bool
-	cost              ShardCost
+	// last is the last item taken in this call, run the same before the
+	// run of the last item yielded: the shard's position in the cursor.
+	last, run spot[T]
+	cost      ShardCost
 }
 
 // buffered is the number of items fetched that the merge has not taken.
@@ -108,6 +105,24 @@ func (s *shardState[T]) current() (query.Page[T], bool) {
 		return query.Page[T]{}, false
 	}
 	return s.bufs[0], true
+}
+
+// spot is an item of a fetched page; ok is false for none.
+type spot[T any] struct {
+	page query.Page[T]
+	idx  int
+	ok   bool
+}
+
+// pop takes the shard's head, whose place is h: it becomes the last item
+// taken.
+func (s *shardState[T]) pop(h orderKey) runItem[T] {
+	page, _ := s.current()
+	it := runItem[T]{v: page.Items[s.pos], place: h}
+	s.last = spot[T]{page, s.pos, true}
+	s.pos++
+	s.head = nil
+	return it
 }
 
 // headPlace is the place of the shard's head; nil when the buffer is
@@ -279,12 +294,8 @@ func (m *merge[T]) takeHead() {
 		if h == nil {
 			continue
 		}
-		page, _ := s.current()
-		m.pending, m.ri = append(m.pending[:0], runItem[T]{v: page.Items[s.pos], place: h}), 0
-		s.lastPage, s.lastIdx, s.taken = page, s.pos, true
-		s.runPage, s.runIdx, s.runTaken = page, s.pos, true
-		s.pos++
-		s.head = nil
+		m.pending, m.ri = append(m.pending[:0], s.pop(h)), 0
+		s.run = s.last
 		return
 	}
 }
@@ -336,17 +347,9 @@ func (m *merge[T]) compare(a, b orderKey) int {
 func (m *merge[T]) take(v orderKey) {
 	m.pending, m.ri = m.pending[:0], 0
 	for _, s := range m.shards {
-		s.runPage, s.runIdx, s.runTaken = s.lastPage, s.lastIdx, s.taken
-		for {
-			h := s.headPlace(m.r.order)
-			if !m.sameSort(h, v) {
-				break
-			}
-			page, _ := s.current()
-			m.pending = append(m.pending, runItem[T]{v: page.Items[s.pos], place: h})
-			s.lastPage, s.lastIdx, s.taken = page, s.pos, true
-			s.pos++
-			s.head = nil
+		s.run = s.last
+		for h := s.headPlace(m.r.order); m.sameSort(h, v); h = s.headPlace(m.r.order) {
+			m.pending = append(m.pending, s.pop(h))
 		}
 	}
 	slices.SortFunc(m.pending, func(a, b runItem[T]) int { return m.compare(a.place, b.place) })
@@ -466,9 +469,9 @@ func (m *merge[T]) next(err error) (Cursor, error) {
 	pos := cursorPayload{L: place, P: make(map[string]string, len(m.shards))}
 	for _, s := range m.shards {
 		c := s.start
-		if s.runTaken {
+		if s.run.ok {
 			var err error
-			if c, err = s.runPage.CursorAfter(s.runIdx); err != nil {
+			if c, err = s.run.page.CursorAfter(s.run.idx); err != nil {
 				return "", &ShardError{Shard: s.n, Partition: s.part, Err: err}
 			}
 		}

@@ -67,10 +67,7 @@ func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*que
 		r.order = append(r.order, a.Name)
 	}
 	r.nSort = len(r.order)
-	for _, a := range e.Table().PrimaryKey().PartitionKey {
-		r.order = append(r.order, a.Name)
-	}
-	for _, a := range e.Table().PrimaryKey().SortKey {
+	for _, a := range e.Table().PrimaryKey().Attributes() {
 		r.order = append(r.order, a.Name)
 	}
 	return r

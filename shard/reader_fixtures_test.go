@@ -194,7 +194,3 @@ func partitionOf(in *dynamodb.QueryInput) string {
 	}
 	return ""
 }
-
-func (c noCalls) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return nil, c.fail("Query")
-}

@@ -182,17 +182,17 @@ func TestReaderBadInputs(t *testing.T) {
 	}
 	for _, c := range cases {
 		var re *shard.ReadError
-		_, err := c.read.Page(ctx, noCalls{t})
+		_, err := c.read.Page(ctx, noCalls{T: t})
 		if !errors.As(err, &re) || re.Problem != c.problem || !errors.Is(err, shard.ErrInvalidRead) || (c.is != nil && !errors.Is(err, c.is)) {
 			t.Errorf("%s: Page: %v, want a *ReadError %s", c.name, err, c.problem)
 		}
-		for _, err := range c.read.All(ctx, noCalls{t}) {
+		for _, err := range c.read.All(ctx, noCalls{T: t}) {
 			if !errors.As(err, &re) || re.Problem != c.problem {
 				t.Errorf("%s: All: %v", c.name, err)
 			}
 		}
 	}
-	if _, err := shard.Query[Item, string](m.items, nil).Page(ctx, noCalls{t}); !errors.Is(err, shard.ErrInvalidRead) {
+	if _, err := shard.Query[Item, string](m.items, nil).Page(ctx, noCalls{T: t}); !errors.Is(err, shard.ErrInvalidRead) {
 		t.Errorf("nil index: %v", err)
 	}
 }

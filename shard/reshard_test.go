@@ -188,7 +188,7 @@ func TestReshardBadInputs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	_, e8 := reshardSchema(open8)
-	calls := reshardNoCalls{noCalls{t}}
+	calls := noCalls{T: t}
 	var other shard.Checkpoint // a checkpoint of open-by-customer
 	if _, err := customerShards.Reshard(ctx, byCustomerOrders, cannedEmpty{}, shard.WithProgress(func(s shard.ReshardStats) {
 		other = cmp.Or(s.Next, other)
@@ -223,15 +223,8 @@ func TestReshardBadInputs(t *testing.T) {
 	}
 }
 
-// reshardNoCalls fails the test on any request.
-type reshardNoCalls struct{ noCalls }
-
-func (c reshardNoCalls) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return nil, c.fail("GetItem")
-}
-
 // cannedEmpty answers every query with an empty last page.
-type cannedEmpty struct{ reshardNoCalls }
+type cannedEmpty struct{ noCalls }
 
 func (cannedEmpty) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	return &dynamodb.QueryOutput{}, nil

@@ -130,7 +130,7 @@ func TestBatchWriteShards(t *testing.T) {
 // order needs no shard: its empty customer is no error.
 func TestNoShardRefusedBeforeAnyRequest(t *testing.T) {
 	t.Parallel()
-	ctx, client := t.Context(), noCalls{t}
+	ctx, client := t.Context(), noCalls{T: t}
 	emptyCustomer := order("o-0001", open, "2026-06-01T10:00:00Z")
 	emptyCustomer.Customer = ""
 	unknownRegion := order("o-0002", open, "2026-06-01T10:00:00Z")

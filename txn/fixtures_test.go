@@ -3,6 +3,7 @@ package txn_test
 import (
 	"context"
 	"errors"
+	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -208,18 +209,6 @@ func mustWrite(t testing.TB, ctx context.Context, client txn.WriteAPI, actions .
 	}
 }
 
-// noCalls is a client every method of which fails the test: bad input must
-// be refused before any request.
-type noCalls struct{ t testing.TB }
-
-func (c noCalls) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	c.t.Helper()
-	c.t.Error("unexpected TransactWriteItems: bad input must be refused before any request")
-	return nil, errors.New("unexpected request")
-}
-
-func (c noCalls) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
-	c.t.Helper()
-	c.t.Error("unexpected TransactGetItems: bad input must be refused before any request")
-	return nil, errors.New("unexpected request")
-}
+// noCalls fails the test on any request: bad input must be refused
+// before any request.
+type noCalls = nocalls.Client

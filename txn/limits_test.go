@@ -17,7 +17,7 @@ import (
 func TestBadInputsBeforeAnyRequest(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	client := noCalls{t}
+	client := noCalls{T: t}
 	o := order("c1", "o1", Open, "2026-06-23T10:00:00Z")
 	orderKey := mustKey(t, orders, o)
 	many := func(n int, note string) []txn.Action {
