@@ -103,7 +103,7 @@ func (r Reader[T]) Limit(n int) Reader[T] {
 }
 
 // After resumes the merged order exactly after the item at which c was
-// made ([Page.Next], [WithNext]). The empty Cursor starts from the
+// made ([Page.Next], [NextCursor]). The empty Cursor starts from the
 // beginning. A cursor of another index, condition or direction, a
 // changed or malformed one is refused before any request (see [Cursor]).
 func (r Reader[T]) After(c Cursor) Reader[T] {
@@ -176,8 +176,9 @@ type Options struct {
 // WithCost stores the call's cost in c.
 func WithCost(c *Cost) func(*Options) { return func(o *Options) { o.Cost = c } }
 
-// WithNext stores in c the cursor after the last item the call returned.
-func WithNext(c *Cursor) func(*Options) { return func(o *Options) { o.Next = c } }
+// NextCursor stores in c the cursor after the last item the call returned
+// (named apart from query.WithNext, whose cursor is a query.Cursor).
+func NextCursor(c *Cursor) func(*Options) { return func(o *Options) { o.Next = c } }
 
 // Page reads one page: with Limit n, exactly the first min(n, remaining)
 // items of the merged order; without a limit, the items the first round

@@ -286,7 +286,7 @@ func TestReaderFaults(t *testing.T) {
 	t.Run("caller breaks early", func(t *testing.T) {
 		var next shard.Cursor
 		n := 0
-		for v, err := range shard.Query(m.items, spreadShards).All(ctx, m.client, shard.WithNext(&next)) {
+		for v, err := range shard.Query(m.items, spreadShards).All(ctx, m.client, shard.NextCursor(&next)) {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -58,10 +58,6 @@ func If(cond expression.ConditionBuilder) ActionOption {
 	}
 }
 
-// CreateOnly makes a [Put] fail with [keyfirst.ErrAlreadyExists] when an
-// item has the key.
-func CreateOnly() ActionOption { return func(o *keyfirst.TransactOptions) { o.CreateOnly = true } }
-
 type opKind uint8
 
 const (
@@ -102,6 +98,16 @@ func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOptio
 // incremented (version 0 creates).
 func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 	return newOp(e, opPut, item, opts)
+}
+
+// Create writes item as [Put] does, only where no item has its key: the
+// action fails with [keyfirst.ErrAlreadyExists] when one has (as
+// [keyfirst.Entity.Put] with [keyfirst.CreateOnly]). It is an action of
+// its own, not an option, so that no other action can be made create-only.
+func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
+	op := newOp(e, opPut, item, opts)
+	op.opts.CreateOnly = true
+	return op
 }
 
 // Replace replaces the stored item with item as [keyfirst.Entity.Replace]

@@ -33,7 +33,7 @@
 //
 //	p.Stock--
 //	dec := txn.Replace(products, p) // requires p's version, stores the next
-//	put := txn.Put(orders, o, txn.CreateOnly())
+//	put := txn.Create(orders, o)
 //	err := txn.Write(ctx, client, []txn.Action{dec, put})
 //	stored, _ := dec.Item() // p with its new version
 //

@@ -45,7 +45,6 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		{"invalid item", []txn.Action{txn.Put(orders, order("", "o1", Open, "x"))}, nil, keyfirst.ErrInvalidItem},
 		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, txn.Name("id").AttributeExists())}, nil, keyfirst.ErrInvalidItem},
 		{"check without condition", []txn.Action{txn.Check(orders, orderKey, expression.ConditionBuilder{})}, nil, keyfirst.ErrInvalidOption},
-		{"create-only replace", []txn.Action{txn.Replace(orders, o, txn.CreateOnly())}, nil, keyfirst.ErrInvalidOption},
 		{"nil action", []txn.Action{nil}, nil, nil},
 		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
 		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},

@@ -43,7 +43,7 @@ func buy(ctx context.Context, s shop, productID, customer, orderID string, attem
 		p.Stock--
 		return []txn.Action{
 			txn.Replace(s.products, p),
-			txn.Put(s.orders, Order{Customer: customer, ID: orderID, Product: p.ID, Status: Open, Placed: "2026-06-23T10:00:00Z"}, txn.CreateOnly()),
+			txn.Create(s.orders, Order{Customer: customer, ID: orderID, Product: p.ID, Status: Open, Placed: "2026-06-23T10:00:00Z"}),
 		}, nil
 	})
 }

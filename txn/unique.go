@@ -64,10 +64,10 @@ func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 	return &Unique[T]{e: e, attr: attr}, nil
 }
 
-// Create writes a new item (a [Put] with [CreateOnly]) and the marker of
-// its value.
+// Create writes a new item (the action [Create]) and the marker of its
+// value.
 func (u *Unique[T]) Create(item T, opts ...ActionOption) *UniqueOp[T] {
-	return &UniqueOp[T]{u: u, op: Put(u.e, item, append(opts, CreateOnly())...), after: &item}
+	return &UniqueOp[T]{u: u, op: Create(u.e, item, opts...), after: &item}
 }
 
 // Change replaces before, the stored item, with after (a [Replace] that

@@ -65,11 +65,14 @@ func Token(t string) func(*Options) { return func(o *Options) { o.Token = t } }
 // ContentToken sets [Options.ContentToken].
 func ContentToken() func(*Options) { return func(o *Options) { o.ContentToken = true } }
 
-// WithCapacity adds the capacity consumed by the call's requests to c.
-func WithCapacity(c *keyfirst.Capacity) func(*Options) { return func(o *Options) { o.Capacity = c } }
+// Consumed adds the capacity consumed by the call's requests to c (named
+// apart from keyfirst.WithCapacity and query.TotalCapacity, which set the
+// options of other calls: passing one for another would not compile).
+func Consumed(c *keyfirst.Capacity) func(*Options) { return func(o *Options) { o.Capacity = c } }
 
-// WithMaxAttempts sets [Options.MaxAttempts].
-func WithMaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
+// MaxAttempts sets [Options.MaxAttempts] (named apart from
+// keyfirst.WithMaxAttempts, which sets the options of the item operations).
+func MaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
 
 // Default attempts of Write (conflicts and throttling only) and Run.
 const (

@@ -34,7 +34,7 @@ func TestWriteAndReadSeveralEntitiesAndTables(t *testing.T) {
 	}
 
 	p1.Stock--
-	put := txn.Put(s.orders, order("c1", "o1", Open, "2026-06-23T10:00:00Z"), txn.CreateOnly())
+	put := txn.Create(s.orders, order("c1", "o1", Open, "2026-06-23T10:00:00Z"))
 	replace := txn.Replace(s.products, p1)
 	del := txn.Delete(s.users, u1)
 	check := txn.Check(s.products, mustKey(t, s.products, p1), txn.Name("stock").GreaterThan(expression.Value(0)))
@@ -113,7 +113,7 @@ func TestCancelledWritesNothing(t *testing.T) {
 		reason  string
 	}{
 		{"version conflict", []txn.Action{newOrder, txn.Replace(s.products, stale)}, 1, keyfirst.ErrVersionConflict, "ConditionalCheckFailed"},
-		{"already exists", []txn.Action{txn.Put(s.orders, order("c1", "o1", Closed, "x"), txn.CreateOnly()), txn.Replace(s.products, p1)}, 0, keyfirst.ErrAlreadyExists, "ConditionalCheckFailed"},
+		{"already exists", []txn.Action{txn.Create(s.orders, order("c1", "o1", Closed, "x")), txn.Replace(s.products, p1)}, 0, keyfirst.ErrAlreadyExists, "ConditionalCheckFailed"},
 		{"not found", []txn.Action{newOrder, txn.Replace(s.orders, order("c1", "o3", Open, "x"))}, 1, keyfirst.ErrNotFound, "ConditionalCheckFailed"},
 		{"condition failed", []txn.Action{newOrder, txn.Replace(s.products, p1, txn.If(txn.Name("stock").GreaterThan(expression.Value(10))))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},
 		{"check failed", []txn.Action{newOrder, txn.Check(s.products, mustKey(t, s.products, p1), txn.Name("stock").Equal(expression.Value(0)))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},

@@ -161,8 +161,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 				return nil, &OutOfStockError{p.ID}
 			}
 			p.Stock--
-			return []txn.Action{txn.Replace(products, p), txn.Put(orders, o, txn.CreateOnly())}, nil
-		}, txn.WithCapacity(&used))
+			return []txn.Action{txn.Replace(products, p), txn.Create(orders, o)}, nil
+		}, txn.Consumed(&used))
 		fmt.Fprintf(w, "\n%s buys %s (order %s): TransactGetItems %g RCU\n", o.CustomerID, o.ProductID, o.ID, used.Read)
 		var out *OutOfStockError
 		switch {
