@@ -173,7 +173,7 @@ func localShop(t testing.TB) (*dynamodb.Client, shop) {
 // and returns table's description bound to the name it got.
 func localBinding(t testing.TB, table *keyfirst.Table) *keyfirst.Table {
 	t.Helper()
-	return keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
+	return integration.TableOf(t, table)
 }
 
 var day = time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)

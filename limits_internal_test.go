@@ -162,5 +162,5 @@ func localKeyTable(t *testing.T) (*dynamodb.Client, *Table) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return integration.Client(t), Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
+	return integration.Client(t), integration.TableOf(t, table)
 }

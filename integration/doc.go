@@ -13,7 +13,8 @@
 //	func TestOrders(t *testing.T) {
 //		t.Parallel()
 //		client := integration.Client(t)
-//		table := integration.CreateTable(t, myTable.CreateTableInput())
+//		table := integration.TableOf(t, Shop)     // Shop: a *keyfirst.Table declared once
+//		orders := keyfirst.Must(Orders.In(table)) // Orders: an entity of Shop
 //		// ... use client against table ...
 //	}
 //

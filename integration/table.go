@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"sync/atomic"
 	"testing"
@@ -56,6 +57,8 @@ func Context(t testing.TB) (context.Context, context.CancelFunc) {
 //
 //	table := keyfirst.Must(Shop.Named(integration.CreateTable(t, Shop.CreateTableInput())))
 //	orders := keyfirst.Must(Orders.In(table))
+//
+// [TableOf] is that first line.
 func CreateTable(t testing.TB, in *dynamodb.CreateTableInput) string {
 	t.Helper()
 	client := Client(t)
@@ -83,6 +86,35 @@ func CreateTable(t testing.TB, in *dynamodb.CreateTableInput) string {
 		t.Fatalf("integration: table %s never became ACTIVE: %v", name, err)
 	}
 	return name
+}
+
+// Schema is a table's description that can be bound to a table name, as
+// keyfirst's *Table is (Table.CreateTableInput, Table.Named): what
+// [TableOf] needs, without this package importing keyfirst.
+type Schema[S any] interface {
+	CreateTableInput() *dynamodb.CreateTableInput
+	Named(name string) (S, error)
+}
+
+// TableOf creates a table of schema's description for the test alone, as
+// [CreateTable] does, and returns the schema bound to it: one line for a
+// schema declared once, at package level.
+//
+//	table := integration.TableOf(t, Shop)      // a *keyfirst.Table of its own
+//	orders := keyfirst.Must(Orders.In(table)) // entities bound to it
+//
+// A nil schema, or a binding the schema refuses, fails the test.
+func TableOf[S Schema[S]](t testing.TB, schema S) S {
+	t.Helper()
+	if v := reflect.ValueOf(schema); !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+		t.Fatalf("integration: TableOf of a nil %T", schema)
+	}
+	name := CreateTable(t, schema.CreateTableInput())
+	bound, err := schema.Named(name)
+	if err != nil {
+		t.Fatalf("integration: bind the schema to table %s: %v", name, err)
+	}
+	return bound
 }
 
 // UniqueTableName returns a valid table name derived from the test's name

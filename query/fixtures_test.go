@@ -281,7 +281,7 @@ func integrationClient(t testing.TB) *dynamodb.Client { return integration.Clien
 // returns table's description bound to the name it got.
 func tableFor(t testing.TB, table *keyfirst.Table) *keyfirst.Table {
 	t.Helper()
-	return keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
+	return integration.TableOf(t, table)
 }
 
 // write stores items with BatchWrite, within the test's own deadline:

@@ -41,8 +41,7 @@ type twin struct {
 
 func bindTwin(t *testing.T, label string) twin {
 	t.Helper()
-	table, err := twins.Named(integration.CreateTable(t, twins.CreateTableInput()))
-	noErr(t, err)
+	table := integration.TableOf(t, twins)
 	orders, err := twinOrders.In(table)
 	noErr(t, err)
 	customers, err := twinCustomers.In(table)

@@ -122,7 +122,7 @@ func localShop(t testing.TB) (shop, context.Context) {
 // (integration.Context, cancelled when the test ends).
 func localTable(t testing.TB, schema *keyfirst.Table) (*keyfirst.Table, context.Context) {
 	t.Helper()
-	table := keyfirst.Must(schema.Named(integration.CreateTable(t, schema.CreateTableInput())))
+	table := integration.TableOf(t, schema)
 	ctx, cancel := integration.Context(t)
 	t.Cleanup(cancel)
 	return table, ctx

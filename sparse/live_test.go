@@ -24,7 +24,7 @@ import (
 func liveTable(t testing.TB, table *keyfirst.Table) (*dynamodb.Client, *keyfirst.Table) {
 	t.Helper()
 	client := integration.Client(t)
-	return client, keyfirst.Must(table.Named(integration.CreateTable(t, table.CreateTableInput())))
+	return client, integration.TableOf(t, table)
 }
 
 // liveTickets returns a client and a tickets table of its own in DynamoDB

@@ -134,7 +134,7 @@ type shop struct {
 // context for the test's requests.
 func localShop(t testing.TB) (shop, context.Context) {
 	t.Helper()
-	table := keyfirst.Must(shopTable.Named(integration.CreateTable(t, shopTable.CreateTableInput())))
+	table := integration.TableOf(t, shopTable)
 	ctx, cancel := integration.Context(t)
 	t.Cleanup(cancel)
 	return shop{

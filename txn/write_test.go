@@ -21,7 +21,7 @@ import (
 func TestWriteAndReadSeveralEntitiesAndTables(t *testing.T) {
 	t.Parallel()
 	s, ctx := localShop(t)
-	other := keyfirst.Must(shopTable.Named(integration.CreateTable(t, shopTable.CreateTableInput())))
+	other := integration.TableOf(t, shopTable)
 	otherProducts := keyfirst.Must(products.In(other))
 
 	p1, err := s.products.Put(ctx, s.client, Product{ID: "p1", Name: "lamp", Stock: 3})

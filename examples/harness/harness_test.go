@@ -32,7 +32,7 @@ func TestOrders(t *testing.T) {
 	ctx := context.Background()
 	client := integration.Client(t) // DynamoDB Local, one per test binary
 	// A table of this test's own, for the schema declared once.
-	table := keyfirst.Must(Shop.Named(integration.CreateTable(t, Shop.CreateTableInput())))
+	table := integration.TableOf(t, Shop)
 	orders := keyfirst.Must(Orders.In(table))
 
 	if _, err := orders.Put(ctx, client, Order{Customer: "c1", ID: "o1", Total: 42}); err != nil {

@@ -6,7 +6,7 @@
 //     DynamoDB Local container of the test binary after the last test;
 //   - the schema is declared once, at package level, as the service
 //     declares it, and each test binds it to a table of its own
-//     (integration.CreateTable, Table.Named), deleted when the test ends;
+//     (integration.TableOf), deleted when the test ends;
 //   - so every test can call t.Parallel, and none sees another's items.
 //
 // Run it with go test ./examples/testing (go test -short skips the tests

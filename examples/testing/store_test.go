@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/examples/internal/demotest"
 	"github.com/keyfirst/keyfirst/integration"
 )
@@ -20,7 +19,7 @@ func TestMain(m *testing.M) { integration.Main(m) }
 // t.Parallel safe.
 func newStore(t *testing.T) *Store {
 	t.Helper()
-	table := keyfirst.Must(Carts.Named(integration.CreateTable(t, Carts.CreateTableInput())))
+	table := integration.TableOf(t, Carts)
 	store, err := NewStore(integration.Client(t), table)
 	if err != nil {
 		t.Fatal(err)
