@@ -93,7 +93,15 @@ type shop struct {
 func release(t testing.TB, d design, name string) shop {
 	t.Helper()
 	desc := keyfirst.Must(keyfirst.NewTable(shopSpec()))
-	table := keyfirst.Must(desc.Named(name))
+	s, err := declare(d, keyfirst.Must(desc.Named(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// declare declares the entities of design d on table.
+func declare(d design, table *keyfirst.Table) (shop, error) {
 	bindings := []keyfirst.Binding{orderByID.Fields("CustomerID", "ID"), byDateStatus.Fields("CustomerID", "Date", "Status")}
 	if d.statusFirst {
 		bindings = append(bindings, byStatusDate.Fields("CustomerID", "Status", "Date"))
@@ -106,14 +114,11 @@ func release(t testing.TB, d design, name string) shop {
 	}
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "Order", Keys: bindings})
 	if err != nil {
-		t.Fatal(err)
+		return shop{}, err
 	}
 	customers, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Customer]{Type: "Customer",
 		Keys: []keyfirst.Binding{customerByID.Fields("ID", "ID")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return shop{table, orders, customers}
+	return shop{table, orders, customers}, err
 }
 
 // liveShop creates the shop's table in DynamoDB Local for this test.

@@ -101,7 +101,18 @@
 // [Unique.Create], [Unique.Change] and [Unique.Delete] write the item and
 // its markers in one transaction, a taken value is an [*UniqueError]
 // wrapping [ErrNotUnique] that names the attribute, the value and its
-// holder; of two concurrent creates exactly one wins.
+// holder; of two concurrent creates exactly one wins. A Unique declared
+// at package level, beside its entity, is bound to a table as the entity
+// is ([Unique.In]).
+//
+// # Tables
+//
+// Every action and read goes to the table its entity is bound to
+// (keyfirst.Entity.In), markers to their entity's table: two bindings of
+// one description used at the same time, with the same keys, see only
+// their own items. One transaction may span tables, bindings of one
+// description included: the same key in two tables is two items, and a
+// cancelled action names its table ([ActionError.Table]).
 //
 // # Read-modify-write: the stock and the order
 //

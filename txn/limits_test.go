@@ -104,7 +104,7 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 }
 
 // A unique attribute must be an attribute of T, on a table whose key can
-// hold the marker keys.
+// hold the marker keys; it is bound only to a table of its description.
 func TestNewUniqueRefuses(t *testing.T) {
 	t.Parallel()
 	if _, err := txn.NewUnique(users, "mail"); !errors.Is(err, keyfirst.ErrInvalidOption) {
@@ -118,5 +118,8 @@ func TestNewUniqueRefuses(t *testing.T) {
 	}
 	if _, err := txn.NewUnique[User](nil, "email"); err == nil {
 		t.Fatal("a nil entity")
+	}
+	if _, err := shopEmails.In(numbered); !errors.Is(err, keyfirst.ErrInvalidEntity) {
+		t.Fatalf("In a table of another description: %v", err)
 	}
 }

@@ -64,6 +64,19 @@ func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 	return &Unique[T]{e: e, attr: attr}, nil
 }
 
+// In returns u for the table t, a binding of the description of u's
+// entity ([keyfirst.Table.Named]): a Unique declared once, at package
+// level beside its entity, writes the items and markers of each table it
+// is bound to. Another description is the error of
+// [keyfirst.Entity.In].
+func (u *Unique[T]) In(t *keyfirst.Table) (*Unique[T], error) {
+	e, err := u.e.In(t)
+	if err != nil {
+		return nil, err
+	}
+	return &Unique[T]{e: e, attr: u.attr}, nil
+}
+
 // Create writes a new item (the action [Create]) and the marker of its
 // value.
 func (u *Unique[T]) Create(item T, opts ...ActionOption) *UniqueOp[T] {
