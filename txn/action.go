@@ -175,13 +175,13 @@ func (op *Op[T]) steps(b *builder) ([]step, error) {
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 
-// entityName names op's entity type in the error of an action that could
-// not be built.
-func (op *Op[T]) entityName() string {
+// where names op's entity type and table in the error of an action that
+// could not be built.
+func (op *Op[T]) where() (entity, table string) {
 	if op.e == nil {
-		return ""
+		return "", ""
 	}
-	return op.e.Type()
+	return op.e.Type(), op.e.Table().Name()
 }
 
 // Item returns the item as the transaction wrote it (a put or replace

@@ -99,7 +99,7 @@ func (e *LimitError) Unwrap() error { return e.Err }
 type ActionError struct {
 	Position int    // the action's position among those given to Write
 	Part     string // which item of the action: "" for the item itself, "unique email" for a marker
-	Table    string // the item's table (the name it is bound to); "" before any request
+	Table    string // the item's table (the name its entity is bound to)
 	Entity   string // the entity-type name
 	Key      string // the item's key, as keyfirst.Key.String prints it
 	Reason   string // DynamoDB's cancellation reason code; "" before any request

@@ -66,8 +66,8 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		})
 	}
 	var ae *txn.ActionError
-	if err := txn.Write(ctx, client, []txn.Action{txn.Put(orders, o), txn.Put(orders, order("", "o2", Open, "x"))}); !errors.As(err, &ae) || ae.Position != 1 || ae.Entity != "ORDER" {
-		t.Fatalf("%v: want action 1, ORDER", err)
+	if err := txn.Write(ctx, client, []txn.Action{txn.Put(orders, o), txn.Put(orders, order("", "o2", Open, "x"))}); !errors.As(err, &ae) || ae.Position != 1 || ae.Entity != "ORDER" || ae.Table != orders.Table().Name() {
+		t.Fatalf("%v: want action 1, ORDER in %s", err, orders.Table().Name())
 	}
 	run := func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
 		return []txn.Action{txn.Put(orders, o)}, nil

@@ -23,6 +23,15 @@ var _ GetAPI = (*dynamodb.Client)(nil)
 type Reader interface {
 	get() (types.TransactGetItem, keyfirst.ItemID, error)
 	set(item map[string]types.AttributeValue) error
+	where() (entity, table, key string)
+}
+
+// readError is the [*ActionError] of read i: its position, entity type,
+// table and key, DynamoDB's reason (if any), and err.
+func readError(i int, r Reader, reason string, err error) *ActionError {
+	ae := &ActionError{Position: i, Reason: reason, Err: err}
+	ae.Entity, ae.Table, ae.Key = r.where()
+	return ae
 }
 
 // ReadOp reads the item of entity type T with one key in a read
@@ -46,6 +55,13 @@ func (r *ReadOp[T]) get() (types.TransactGetItem, keyfirst.ItemID, error) {
 		return types.TransactGetItem{}, keyfirst.ItemID{}, errNoEntity
 	}
 	return r.e.TransactGet(r.key)
+}
+
+func (r *ReadOp[T]) where() (entity, table, key string) {
+	if r.e == nil {
+		return "", "", ""
+	}
+	return r.e.Type(), r.e.Table().Name(), r.key.String()
 }
 
 func (r *ReadOp[T]) set(item map[string]types.AttributeValue) error {
@@ -128,7 +144,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o Options) ([]map[stri
 		}
 		item, id, err := r.get()
 		if err != nil {
-			return nil, &ActionError{Position: i, Err: err}
+			return nil, readError(i, r, "", err)
 		}
 		if j, dup := first[id]; dup {
 			return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
@@ -156,7 +172,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o Options) ([]map[stri
 	for i, r := range reads {
 		raw[i] = out.Responses[i].Item
 		if err := r.set(raw[i]); err != nil {
-			return nil, &ActionError{Position: i, Err: err}
+			return nil, readError(i, r, "", err)
 		}
 	}
 	return raw, nil
@@ -175,7 +191,7 @@ func explainGet(err error, reads []Reader) (*CanceledError, bool, error) {
 		if code == "" || i >= len(reads) {
 			continue
 		}
-		ce.Failed = append(ce.Failed, &ActionError{Position: i, Reason: code, Err: reasonError(code)})
+		ce.Failed = append(ce.Failed, readError(i, reads[i], code, reasonError(code)))
 	}
 	return ce, true, ce
 }

@@ -75,3 +75,34 @@ func TestCancellationReasons(t *testing.T) {
 		})
 	}
 }
+
+// cancelledRead answers TransactGetItems with a cancellation (a conflict
+// with a write transaction, which DynamoDB Local does not produce on
+// demand) whose reasons are codes, by position.
+type cancelledRead struct{ codes []string }
+
+func (c cancelledRead) TransactGetItems(context.Context, *dynamodb.TransactGetItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	var reasons []types.CancellationReason
+	for _, code := range c.codes {
+		reasons = append(reasons, types.CancellationReason{Code: aws.String(code)})
+	}
+	return nil, &types.TransactionCanceledException{CancellationReasons: reasons}
+}
+
+// A cancelled read transaction names the read that failed as a write
+// transaction does: position, entity type, table, key and reason.
+func TestCancelledReadNamesTheRead(t *testing.T) {
+	t.Parallel()
+	o1, o2 := order("c1", "o1", Open, "x"), order("c1", "o2", Open, "x")
+	reads := []txn.Reader{txn.Read(orders, mustKey(t, orders, o1)), txn.Read(orders, mustKey(t, orders, o2))}
+	err := txn.Get(context.Background(), cancelledRead{[]string{"None", "TransactionConflict"}}, reads)
+	var ce *txn.CanceledError
+	if !errors.As(err, &ce) || len(ce.Failed) != 1 {
+		t.Fatalf("%v: want one failed read", err)
+	}
+	ae := ce.Failed[0]
+	want := mustKey(t, orders, o2).String()
+	if ae.Position != 1 || ae.Entity != "ORDER" || ae.Table != orders.Table().Name() || ae.Key != want || ae.Reason != "TransactionConflict" {
+		t.Fatalf("%+v: want read 1, ORDER %s in %s, TransactionConflict", ae, want, orders.Table().Name())
+	}
+}

@@ -213,8 +213,8 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 		ss, err := a.steps(b)
 		if err != nil {
 			ae := &ActionError{Position: i, Err: err}
-			if n, ok := a.(interface{ entityName() string }); ok {
-				ae.Entity = n.entityName()
+			if n, ok := a.(interface{ where() (string, string) }); ok {
+				ae.Entity, ae.Table = n.where()
 			}
 			return nil, nil, ae
 		}
