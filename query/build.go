@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -34,7 +35,13 @@ type plan struct {
 	// value of each of its attributes, checked.
 	partition []keyfirst.Attribute
 	values    []Value
-	bind      string
+	// sortTerms[:nSort] are the sort key comparisons, kept for the
+	// binding, which is hashed only when a cursor is opened or made
+	// (binding): a query read whole, or a page without cursor, hashes
+	// nothing.
+	sortTerms [keyfirst.MaxKeyAttributes]term
+	nSort     int
+	bind      atomic.Pointer[lastBinding]
 	start     map[string]types.AttributeValue
 	limit     int // 0: none
 	opts      Options
@@ -44,6 +51,18 @@ type plan struct {
 	tmpl             *template
 	exprValues       map[string]types.AttributeValue
 	desc, consistent bool
+}
+
+// binding is what binds the plan's cursors (see binding), computed once.
+// A Page's cursors may be asked for from several goroutines: two may both
+// compute it, and store the same.
+func (p *plan) binding() string {
+	if b := p.bind.Load(); b != nil {
+		return b.bind
+	}
+	b := p.tmpl.binding(p.shape.bind, p.sortTerms[:p.nSort], p.desc)
+	p.bind.Store(b)
+	return b.bind
 }
 
 // term is one comparison of a key condition.
@@ -135,7 +154,7 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	p.shape, p.tmpl, p.exprValues = sh, tp, tp.values(terms)
 	p.desc, p.consistent = q.desc, q.consistent
-	p.bind = tp.binding(sh.bind, sortTerms, q.desc)
+	p.nSort = copy(p.sortTerms[:], sortTerms)
 	if q.after != "" {
 		if p.start, err = p.resume(q.after); err != nil {
 			return nil, err

@@ -302,7 +302,7 @@ func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValu
 // plan's index in the plan's partition.
 func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 	f := failer{table: p.table, index: p.index}
-	key, err := c.open(p.bind, p.opts.CursorKey)
+	key, err := c.open(p.binding(), p.opts.CursorKey)
 	if err != nil {
 		return nil, f.fail("", ProblemCursor, "", err)
 	}
@@ -349,5 +349,5 @@ func (p *plan) cursorAt(item map[string]types.AttributeValue) (Cursor, error) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, compareCursorKeys)
-	return seal(p.bind, keys, p.opts.CursorKey), nil
+	return seal(p.binding(), keys, p.opts.CursorKey), nil
 }

@@ -83,20 +83,20 @@ func TestCursorForgery(t *testing.T) {
 		c    Cursor
 		want error
 	}{
-		{"another partition", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Owner"] = &types.AttributeValueMemberS{Value: "bob"} })}), ErrCursorPartition},
-		{"a missing attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { delete(k, "Rank") })}), ErrCursorPartition},
-		{"an extra attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Other"] = &types.AttributeValueMemberS{Value: "x"} })}), ErrCursorPartition},
-		{"a renamed attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank2"] = k["Rank"]; delete(k, "Rank") })}), ErrCursorPartition},
-		{"a mistyped attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberS{Value: "7"} })}), ErrCursorPartition},
-		{"not a number", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberN{Value: "1e99999999"} })}), ErrCursorPartition},
-		{"an empty value", forge(t, cursorPayload{V: 1, B: p.bind, K: with(func(k item) { k["SK"] = &types.AttributeValueMemberS{Value: ""} })}), ErrCursorPartition},
+		{"another partition", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["Owner"] = &types.AttributeValueMemberS{Value: "bob"} })}), ErrCursorPartition},
+		{"a missing attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { delete(k, "Rank") })}), ErrCursorPartition},
+		{"an extra attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["Other"] = &types.AttributeValueMemberS{Value: "x"} })}), ErrCursorPartition},
+		{"a renamed attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["Rank2"] = k["Rank"]; delete(k, "Rank") })}), ErrCursorPartition},
+		{"a mistyped attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberS{Value: "7"} })}), ErrCursorPartition},
+		{"not a number", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["Rank"] = &types.AttributeValueMemberN{Value: "1e99999999"} })}), ErrCursorPartition},
+		{"an empty value", forge(t, cursorPayload{V: 1, B: p.binding(), K: with(func(k item) { k["SK"] = &types.AttributeValueMemberS{Value: ""} })}), ErrCursorPartition},
 		{"another binding", forge(t, cursorPayload{V: 1, B: "x", K: good}), ErrCursorMismatch},
-		{"another version", forge(t, cursorPayload{V: 2, B: p.bind, K: good}), ErrCursorMalformed},
-		{"no key", forge(t, cursorPayload{V: 1, B: p.bind}), ErrCursorMalformed},
-		{"an unknown type", forge(t, cursorPayload{V: 1, B: p.bind, K: []cursorKey{{N: "PK", T: "M"}}}), ErrCursorMalformed},
-		{"a repeated attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: append(good, good[0])}), ErrCursorMalformed},
-		{"an unnamed attribute", forge(t, cursorPayload{V: 1, B: p.bind, K: []cursorKey{{T: "S", S: "x"}}}), ErrCursorMalformed},
-		{"unknown fields", Cursor(base64.RawURLEncoding.EncodeToString([]byte(`{"v":1,"b":"` + p.bind + `","k":[],"z":1}`))), ErrCursorMalformed},
+		{"another version", forge(t, cursorPayload{V: 2, B: p.binding(), K: good}), ErrCursorMalformed},
+		{"no key", forge(t, cursorPayload{V: 1, B: p.binding()}), ErrCursorMalformed},
+		{"an unknown type", forge(t, cursorPayload{V: 1, B: p.binding(), K: []cursorKey{{N: "PK", T: "M"}}}), ErrCursorMalformed},
+		{"a repeated attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: append(good, good[0])}), ErrCursorMalformed},
+		{"an unnamed attribute", forge(t, cursorPayload{V: 1, B: p.binding(), K: []cursorKey{{T: "S", S: "x"}}}), ErrCursorMalformed},
+		{"unknown fields", Cursor(base64.RawURLEncoding.EncodeToString([]byte(`{"v":1,"b":"` + p.binding() + `","k":[],"z":1}`))), ErrCursorMalformed},
 		{"trailing data", Cursor(base64.RawURLEncoding.EncodeToString([]byte(`{"v":1,"b":"x","k":[]} {}`))), ErrCursorMalformed},
 		{"not base64", "!!", ErrCursorMalformed},
 		{"not JSON", Cursor(base64.RawURLEncoding.EncodeToString([]byte("v=1"))), ErrCursorMalformed},
@@ -116,7 +116,7 @@ func TestCursorForgery(t *testing.T) {
 	k["Owner"] = &types.AttributeValueMemberS{Value: "ann"}
 	for _, n := range []string{"7", "7.0", "70e-1"} {
 		k["Rank"] = &types.AttributeValueMemberN{Value: n}
-		c, err := newCursor(p.bind, k, nil)
+		c, err := newCursor(p.binding(), k, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func FuzzCursor(f *testing.F) {
 			return // DynamoDB strings are UTF-8
 		}
 		if _, err := p.resume(Cursor(raw)); err == nil {
-			k, _ := Cursor(raw).open(p.bind, nil)
+			k, _ := Cursor(raw).open(p.binding(), nil)
 			if !avEqual(k["Owner"], &types.AttributeValueMemberS{Value: "ann"}) {
 				t.Fatalf("accepted a key outside the partition: %v", k)
 			}
@@ -178,11 +178,11 @@ func FuzzCursor(f *testing.F) {
 		k["Owner"] = &types.AttributeValueMemberS{Value: owner}
 		k["SK"] = &types.AttributeValueMemberS{Value: sk}
 		k["Rank"] = &types.AttributeValueMemberN{Value: rank}
-		c, err := newCursor(p.bind, k, nil)
+		c, err := newCursor(p.binding(), k, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := c.open(p.bind, nil)
+		got, err := c.open(p.binding(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -133,5 +133,5 @@ func (q Query[T]) Fingerprint(optFns ...func(*Options)) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return p.bind, nil
+	return p.binding(), nil
 }

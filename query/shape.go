@@ -276,14 +276,14 @@ func (tp *template) values(terms []term) map[string]types.AttributeValue {
 // sort key terms are sortTerms, prefix being its shape's part. The last
 // one is kept: a query planned again with the same operands and
 // direction, as every page of a query is, hashes nothing.
-func (tp *template) binding(prefix []byte, sortTerms []term, desc bool) string {
+func (tp *template) binding(prefix []byte, sortTerms []term, desc bool) *lastBinding {
 	var scratch [256]byte
 	in := bindingInput(scratch[:0], prefix, sortTerms, desc)
 	tail := in[len(prefix):]
 	if l := tp.last.Load(); l != nil && l.tail == string(tail) {
-		return l.bind
+		return l
 	}
 	l := &lastBinding{tail: string(tail), bind: digest(in)}
 	tp.last.Store(l)
-	return l.bind
+	return l
 }

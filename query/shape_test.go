@@ -352,13 +352,13 @@ func TestBindingPerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := binding(bindingPrefix("Query", "widgets", "ByRank", ks.PartitionKey), terms, c.q.desc)
-		if p.bind != want {
-			t.Fatalf("%s: binding %s, want %s", c.name, p.bind, want)
+		if p.binding() != want {
+			t.Fatalf("%s: binding %s, want %s", c.name, p.binding(), want)
 		}
-		if other, dup := seen[p.bind]; dup && other != c.name {
+		if other, dup := seen[p.binding()]; dup && other != c.name {
 			t.Fatalf("%s has the binding of %s", c.name, other)
 		}
-		seen[p.bind] = c.name
+		seen[p.binding()] = c.name
 	}
 }
 
