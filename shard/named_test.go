@@ -35,11 +35,11 @@ type twin struct {
 
 func bindTwin(t *testing.T, label string) twin {
 	t.Helper()
-	name := integration.CreateTable(t, twins3.CreateTableInput())
+	table := integration.TableOf(t, twins3)
 	return twin{
 		label:  label,
-		before: keyfirst.Must(twinOrders3.In(keyfirst.Must(twins3.Named(name)))),
-		during: keyfirst.Must(twinOrders8.In(keyfirst.Must(twins8.Named(name)))),
+		before: keyfirst.Must(twinOrders3.In(table)),
+		during: keyfirst.Must(twinOrders8.In(keyfirst.Must(twins8.Named(table.Name())))),
 	}
 }
 
