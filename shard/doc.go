@@ -147,7 +147,9 @@
 // returns an empty Next (it is resumable: [WithCheckpoint], [WithItems]
 // for a chunk of work per run, [WithProgress] to store the checkpoint);
 // it rewrites, through the entity's one write path, every item not on the
-// shard the new count gives it. Then deploy without PreviousShards. (A
+// shard the new count gives it; a checkpoint, like a [Cursor], belongs to
+// its table (the entity's binding) and index, and another's is refused
+// before any request. Then deploy without PreviousShards. (A
 // [github.com/keyfirst/keyfirst/migrate] backfill moves them too, within
 // a write budget, as part of a Scan of the whole table: the tool when
 // several definitions change at once; Reshard reads only the index's

@@ -21,11 +21,15 @@ type ReshardAPI interface {
 // Checkpoint is where a re-shard pass stopped ([ReshardStats.Next]): the
 // shard it was reading and the position after the last item it finished
 // there. Pass it to [WithCheckpoint] to resume; it stays valid across a
-// restart of the process. The empty Checkpoint starts from shard 0.
+// restart of the process. It is bound to the table (the name of the
+// entity's binding, [keyfirst.Table.Named]) and the index of its pass: a
+// pass on another table or index refuses it with [query.ErrCursorMismatch]
+// before any request. The empty Checkpoint starts from shard 0.
 type Checkpoint string
 
 // checkpointPayload is what a Checkpoint holds.
 type checkpointPayload struct {
+	T string `json:"t"` // the table's name
 	X string `json:"x"` // the index
 	I int    `json:"i"` // the shard read, an index into ReadPartitions
 	P string `json:"p"` // its partition value, checked on resume
@@ -115,7 +119,7 @@ const reshardPage = 100
 // was on its shard, moved or gone). Cancel ctx to stop it; every item is
 // read again at most once after a resume. Bad input is a [*ReadError]
 // before any request: a nil entity or client, a negative Items, a
-// checkpoint of another index, count or shard.
+// checkpoint of another table, index, count or shard.
 func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, optFns ...func(*ReshardOptions)) (ReshardStats, error) {
 	var o ReshardOptions
 	for _, fn := range optFns {
@@ -135,7 +139,8 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 	case o.Items < 0:
 		return fail(ReadLimit, fmt.Sprintf("WithItems(%d): give a positive number of items, or none", o.Items), nil)
 	}
-	at, err := x.openCheckpoint(o.From)
+	table := e.Table().Name()
+	at, err := x.openCheckpoint(table, o.From)
 	if err != nil {
 		return fail(ReadCursor, "", err)
 	}
@@ -170,7 +175,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 				if cerr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
 				}
-				st.Next = x.checkpoint(at.I, c)
+				st.Next = x.checkpoint(table, at.I, c)
 			}
 			if err != nil {
 				return st, &ShardError{Shard: at.I, Partition: part, Err: err}
@@ -183,7 +188,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			}
 			q = q.After(page.Next)
 		}
-		st.Next = x.checkpoint(at.I+1, "")
+		st.Next = x.checkpoint(table, at.I+1, "")
 	}
 	st.Next = ""
 	return st, nil
@@ -207,23 +212,29 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 	return err == nil, false, err
 }
 
-// checkpoint is the Checkpoint at shard i, after position c.
-func (x *Index[T, S]) checkpoint(i int, c query.Cursor) Checkpoint {
+// checkpoint is the Checkpoint of a pass on table at shard i, after
+// position c.
+func (x *Index[T, S]) checkpoint(table string, i int, c query.Cursor) Checkpoint {
 	if i >= len(x.read) {
 		return ""
 	}
-	raw, _ := json.Marshal(checkpointPayload{X: x.p.IndexName(), I: i, P: x.read[i], C: string(c)}) // ints and strings always encode
+	raw, _ := json.Marshal(checkpointPayload{T: table, X: x.p.IndexName(), I: i, P: x.read[i], C: string(c)}) // ints and strings always encode
 	return Checkpoint(envelope.Seal(nil, raw, nil))
 }
 
-// openCheckpoint decodes c for this index.
-func (x *Index[T, S]) openCheckpoint(c Checkpoint) (checkpointPayload, error) {
+// openCheckpoint decodes c for a pass of this index on table. The table
+// is checked here, not only by the query cursor the checkpoint holds: a
+// checkpoint at the start of a shard holds none.
+func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint) (checkpointPayload, error) {
 	var p checkpointPayload
 	if c == "" {
 		return p, nil
 	}
 	if err := envelope.Open(string(c), maxCheckpointLen, nil, &p); err != nil {
 		return p, err
+	}
+	if p.T != table {
+		return p, fmt.Errorf("%w: the checkpoint is of a pass on table %q, this one is on table %q", query.ErrCursorMismatch, p.T, table)
 	}
 	if p.X != x.p.IndexName() || p.I < 0 || p.I >= len(x.read) || p.P != x.read[p.I] {
 		return p, fmt.Errorf("%w: the checkpoint is at shard %d (%q) of index %q, this one is %q and reads %d shards (%s..%s)",

@@ -187,14 +187,14 @@ func TestReshardResumes(t *testing.T) {
 func TestReshardBadInputs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	_, e8 := reshardSchema(open8)
+	schema8, e8 := reshardSchema(open8)
 	calls := noCalls{T: t}
-	var other shard.Checkpoint // a checkpoint of open-by-customer
-	if _, err := customerShards.Reshard(ctx, byCustomerOrders, cannedEmpty{}, shard.WithProgress(func(s shard.ReshardStats) {
-		other = cmp.Or(s.Next, other)
-	})); err != nil {
-		t.Fatal(err)
-	}
+	other := firstCheckpoint(t, customerShards, byCustomerOrders) // of open-by-customer
+	// Of the same index on another table: a checkpoint at a shard
+	// boundary, which holds no query cursor to bind it.
+	onA := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-a"))))
+	onB := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-b"))))
+	ofA := firstCheckpoint(t, open8, onA)
 	cases := []struct {
 		name    string
 		run     func() (shard.ReshardStats, error)
@@ -210,9 +210,9 @@ func TestReshardBadInputs(t *testing.T) {
 		{"checkpoint of another index", func() (shard.ReshardStats, error) {
 			return open8.Reshard(ctx, e8, calls, shard.WithCheckpoint(other))
 		}, shard.ReadCursor, query.ErrCursorMismatch},
-	}
-	if other == "" {
-		t.Fatal("no checkpoint from the other index")
+		{"checkpoint of another table", func() (shard.ReshardStats, error) {
+			return open8.Reshard(ctx, onB, calls, shard.WithCheckpoint(ofA))
+		}, shard.ReadCursor, query.ErrCursorMismatch},
 	}
 	for _, c := range cases {
 		var re *shard.ReadError
@@ -221,6 +221,20 @@ func TestReshardBadInputs(t *testing.T) {
 			t.Errorf("%s: %v, want a *ReadError %s", c.name, err, c.problem)
 		}
 	}
+}
+
+// firstCheckpoint is the first checkpoint a pass of ix through e reports
+// on an index whose shards are all empty: at the start of shard 1, a shard
+// boundary.
+func firstCheckpoint[S any](t *testing.T, ix *shard.Index[Order, S], e *keyfirst.Entity[Order]) shard.Checkpoint {
+	t.Helper()
+	var cp shard.Checkpoint
+	if _, err := ix.Reshard(context.Background(), e, cannedEmpty{}, shard.WithProgress(func(s shard.ReshardStats) {
+		cp = cmp.Or(cp, s.Next)
+	})); err != nil || cp == "" {
+		t.Fatalf("a pass of %s on %s: %v, no checkpoint", ix.Pattern().IndexName(), e.Table().Name(), err)
+	}
+	return cp
 }
 
 // cannedEmpty answers every query with an empty last page.
