@@ -120,6 +120,7 @@ const (
 	ReadConcurrency                        // Concurrency is not positive
 	ReadQuery                              // the shard query is refused by the query package (condition, pattern, options)
 	ReadCursor                             // the cursor is malformed, changed or another read's
+	ReadBinding                            // Reshard's entity writes the index with another binding (shard count) than the Index's
 )
 
 var readProblemText = map[ReadProblem]string{
@@ -129,6 +130,7 @@ var readProblemText = map[ReadProblem]string{
 	ReadConcurrency: "invalid concurrency",
 	ReadQuery:       "invalid shard query",
 	ReadCursor:      "invalid cursor",
+	ReadBinding:     "entity of another binding",
 }
 
 // String describes the problem.

@@ -55,13 +55,7 @@ func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*que
 	if e == nil || ix == nil {
 		return r
 	}
-	var o query.Options
-	for _, fn := range optFns {
-		if fn != nil {
-			fn(&o)
-		}
-	}
-	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, o.CursorKey
+	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, cursorKey(optFns)
 	r.on = func(part string) query.Query[T] { return query.On(e, ix.p, part, optFns...) }
 	for _, a := range ix.p.Index().SortKey {
 		r.order = append(r.order, a.Name)
@@ -175,6 +169,17 @@ type Options struct {
 
 // WithCost stores the call's cost in c.
 func WithCost(c *Cost) func(*Options) { return func(o *Options) { o.Cost = c } }
+
+// cursorKey is the CursorKey the query package's options set, if any.
+func cursorKey(optFns []func(*query.Options)) []byte {
+	var o query.Options
+	for _, fn := range optFns {
+		if fn != nil {
+			fn(&o)
+		}
+	}
+	return o.CursorKey
+}
 
 // NextCursor stores in c the cursor after the last item the call returned
 // (named apart from query.WithNext, whose cursor is a query.Cursor).

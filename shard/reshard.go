@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/envelope"
 	"github.com/keyfirst/keyfirst/query"
@@ -24,7 +26,11 @@ type ReshardAPI interface {
 // restart of the process. It is bound to the table (the name of the
 // entity's binding, [keyfirst.Table.Named]) and the index of its pass: a
 // pass on another table or index refuses it with [query.ErrCursorMismatch]
-// before any request. The empty Checkpoint starts from shard 0.
+// before any request. With a CursorKey among the shard queries' options
+// ([ReshardOptions.Query]) it is signed with HMAC-SHA256, and a changed or
+// unsigned one is refused with [query.ErrCursorTampered]: a hand-edited
+// shard number cannot skip shards. The empty Checkpoint starts from shard
+// 0.
 type Checkpoint string
 
 // checkpointPayload is what a Checkpoint holds.
@@ -67,7 +73,8 @@ type ReshardOptions struct {
 	// Progress, when set, is called after each page of items with the
 	// pass's figures so far; store its Next to resume after a crash.
 	Progress func(ReshardStats)
-	// Query are the query package's options of the shard queries.
+	// Query are the query package's options of the shard queries; a
+	// CursorKey among them signs the checkpoints too.
 	Query []func(*query.Options)
 }
 
@@ -119,7 +126,10 @@ const reshardPage = 100
 // was on its shard, moved or gone). Cancel ctx to stop it; every item is
 // read again at most once after a resume. Bad input is a [*ReadError]
 // before any request: a nil entity or client, a negative Items, a
-// checkpoint of another table, index, count or shard.
+// checkpoint of another table, index, count or shard, a changed or
+// unsigned checkpoint for a signed pass. An entity bound with another
+// Index's Binding (the old shard count) is a [*ReadError] ([ReadBinding])
+// at the first item it would move, before that item is written.
 func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, optFns ...func(*ReshardOptions)) (ReshardStats, error) {
 	var o ReshardOptions
 	for _, fn := range optFns {
@@ -139,8 +149,8 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 	case o.Items < 0:
 		return fail(ReadLimit, fmt.Sprintf("WithItems(%d): give a positive number of items, or none", o.Items), nil)
 	}
-	table := e.Table().Name()
-	at, err := x.openCheckpoint(table, o.From)
+	table, secret := e.Table().Name(), cursorKey(o.Query)
+	at, err := x.openCheckpoint(table, o.From, secret)
 	if err != nil {
 		return fail(ReadCursor, "", err)
 	}
@@ -175,7 +185,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 				if cerr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
 				}
-				st.Next = x.checkpoint(table, at.I, c)
+				st.Next = x.checkpoint(table, at.I, c, secret)
 			}
 			if err != nil {
 				return st, &ShardError{Shard: at.I, Partition: part, Err: err}
@@ -188,7 +198,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			}
 			q = q.After(page.Next)
 		}
-		st.Next = x.checkpoint(table, at.I+1, "")
+		st.Next = x.checkpoint(table, at.I+1, "", secret)
 	}
 	st.Next = ""
 	return st, nil
@@ -201,6 +211,9 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
 		return false, false, nil
 	}
+	if err := x.writtenHere(e, v); err != nil {
+		return false, false, err
+	}
 	key, err := e.Key(v)
 	if err != nil {
 		return false, false, err
@@ -212,25 +225,45 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 	return err == nil, false, err
 }
 
+// writtenHere refuses an entity that would write v to another shard than
+// x gives it: one bound with another Index's Binding (the old shard
+// count), whose rewrites would put the items back where they were and
+// count them as moved.
+func (x *Index[T, S]) writtenHere(e *keyfirst.Entity[T], v T) error {
+	item, err := e.Item(v)
+	if err != nil {
+		return err
+	}
+	attr := x.p.Index().PartitionKey[0].Name
+	got, ok := item[attr].(*types.AttributeValueMemberS)
+	n, err := x.Shard(v)
+	if !ok || err != nil || got.Value == x.parts[n] {
+		return nil // out of the index, or a Pick error the write reports
+	}
+	return &ReadError{Index: x.p.IndexName(), Problem: ReadBinding,
+		Detail: fmt.Sprintf("entity %s writes %s = %q, this index %q: bind the entity with this Index's Binding (Shards %d)",
+			e.Type(), attr, got.Value, x.parts[n], len(x.parts))}
+}
+
 // checkpoint is the Checkpoint of a pass on table at shard i, after
-// position c.
-func (x *Index[T, S]) checkpoint(table string, i int, c query.Cursor) Checkpoint {
+// position c, signed with secret (the shard queries' CursorKey) if any.
+func (x *Index[T, S]) checkpoint(table string, i int, c query.Cursor, secret []byte) Checkpoint {
 	if i >= len(x.read) {
 		return ""
 	}
 	raw, _ := json.Marshal(checkpointPayload{T: table, X: x.p.IndexName(), I: i, P: x.read[i], C: string(c)}) // ints and strings always encode
-	return Checkpoint(envelope.Seal(nil, raw, nil))
+	return Checkpoint(envelope.Seal(nil, raw, secret))
 }
 
 // openCheckpoint decodes c for a pass of this index on table. The table
 // is checked here, not only by the query cursor the checkpoint holds: a
 // checkpoint at the start of a shard holds none.
-func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint) (checkpointPayload, error) {
+func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint, secret []byte) (checkpointPayload, error) {
 	var p checkpointPayload
 	if c == "" {
 		return p, nil
 	}
-	if err := envelope.Open(string(c), maxCheckpointLen, nil, &p); err != nil {
+	if err := envelope.Open(string(c), maxCheckpointLen, secret, &p); err != nil {
 		return p, err
 	}
 	if p.T != table {

@@ -1,11 +1,14 @@
 package shard_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -195,6 +198,10 @@ func TestReshardBadInputs(t *testing.T) {
 	onA := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-a"))))
 	onB := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-b"))))
 	ofA := firstCheckpoint(t, open8, onA)
+	signed := func(o *shard.ReshardOptions) {
+		o.Query = append(o.Query, query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef")))
+	}
+	signedOfA := firstCheckpoint(t, open8, onA, signed)
 	cases := []struct {
 		name    string
 		run     func() (shard.ReshardStats, error)
@@ -213,6 +220,15 @@ func TestReshardBadInputs(t *testing.T) {
 		{"checkpoint of another table", func() (shard.ReshardStats, error) {
 			return open8.Reshard(ctx, onB, calls, shard.WithCheckpoint(ofA))
 		}, shard.ReadCursor, query.ErrCursorMismatch},
+		{"unsigned checkpoint to a signed pass", func() (shard.ReshardStats, error) {
+			return open8.Reshard(ctx, onA, calls, shard.WithCheckpoint(ofA), signed)
+		}, shard.ReadCursor, query.ErrCursorTampered},
+		{"signed checkpoint with its shard changed", func() (shard.ReshardStats, error) {
+			return open8.Reshard(ctx, onA, calls, shard.WithCheckpoint(skipAhead(t, signedOfA)), signed)
+		}, shard.ReadCursor, query.ErrCursorTampered},
+	}
+	if _, err := open8.Reshard(ctx, onA, cannedEmpty{calls}, shard.WithCheckpoint(signedOfA), signed); err != nil {
+		t.Errorf("the signed checkpoint, unchanged: %v", err)
 	}
 	for _, c := range cases {
 		var re *shard.ReadError
@@ -226,15 +242,28 @@ func TestReshardBadInputs(t *testing.T) {
 // firstCheckpoint is the first checkpoint a pass of ix through e reports
 // on an index whose shards are all empty: at the start of shard 1, a shard
 // boundary.
-func firstCheckpoint[S any](t *testing.T, ix *shard.Index[Order, S], e *keyfirst.Entity[Order]) shard.Checkpoint {
+func firstCheckpoint[S any](t *testing.T, ix *shard.Index[Order, S], e *keyfirst.Entity[Order], optFns ...func(*shard.ReshardOptions)) shard.Checkpoint {
 	t.Helper()
 	var cp shard.Checkpoint
-	if _, err := ix.Reshard(context.Background(), e, cannedEmpty{}, shard.WithProgress(func(s shard.ReshardStats) {
+	if _, err := ix.Reshard(context.Background(), e, cannedEmpty{}, append(optFns, shard.WithProgress(func(s shard.ReshardStats) {
 		cp = cmp.Or(cp, s.Next)
-	})); err != nil || cp == "" {
+	}))...); err != nil || cp == "" {
 		t.Fatalf("a pass of %s on %s: %v, no checkpoint", ix.Pattern().IndexName(), e.Table().Name(), err)
 	}
 	return cp
+}
+
+// skipAhead is cp with its shard number moved on by 3, its signature
+// kept: what a hand edit to skip shards would send.
+func skipAhead(t *testing.T, cp shard.Checkpoint) shard.Checkpoint {
+	t.Helper()
+	body, sig, ok := strings.Cut(string(cp), ".")
+	raw, err := base64.RawURLEncoding.DecodeString(body)
+	if !ok || err != nil || !bytes.Contains(raw, []byte(`"i":1,`)) {
+		t.Fatalf("checkpoint %q: not a signed body holding shard 1 (%v)", cp, err)
+	}
+	raw = bytes.Replace(raw, []byte(`"i":1,`), []byte(`"i":4,`), 1)
+	return shard.Checkpoint(base64.RawURLEncoding.EncodeToString(raw) + "." + sig)
 }
 
 // cannedEmpty answers every query with an empty last page.
@@ -242,4 +271,25 @@ type cannedEmpty struct{ noCalls }
 
 func (cannedEmpty) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
 	return &dynamodb.QueryOutput{}, nil
+}
+
+// A pass given the entity of another binding (3 shards, while the Index
+// has 8) stops at the first item it would move, before writing it: that
+// entity's rewrite would put the item back on its old shard and count it
+// as moved.
+func TestReshardRefusesAnotherBinding(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 30)
+	st, err := open8.Reshard(ctx, r.before, r.client)
+	var re *shard.ReadError
+	if !errors.As(err, &re) || re.Problem != shard.ReadBinding || !errors.Is(err, shard.ErrInvalidRead) || st.Moved != 0 {
+		t.Fatalf("pass with the 3-shard entity: %v, %+v; want ReadBinding, nothing moved", err, st)
+	}
+	t.Log(err)
+	for _, o := range r.orders {
+		got, err := r.before.Get(ctx, r.client, keyfirst.Must(r.before.Key(o)), keyfirst.ConsistentRead())
+		if err != nil || got != o {
+			t.Fatalf("%s after the refused pass: %+v, %v", o.ID, got, err)
+		}
+	}
 }
