@@ -171,7 +171,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		case errors.As(err, &out):
 			fmt.Fprintf(w, "  *OutOfStockError %q: no TransactWriteItems sent\n", out)
 		case errors.Is(err, keyfirst.ErrAlreadyExists):
-			fmt.Fprintf(w, "  TransactWriteItems cancelled, nothing written (ErrAlreadyExists):\n    %v\n", err)
+			fmt.Fprintf(w, "  TransactWriteItems cancelled, nothing written (ErrAlreadyExists):\n    %s\n", db.Error(err))
 		default:
 			return err
 		}

@@ -43,7 +43,7 @@ c_1 buys toy-story-dvd (order o1): TransactGetItems 2 RCU
 
 c_1 buys toy-story-dvd (order o1): TransactGetItems 2 RCU
   TransactWriteItems cancelled, nothing written (ErrAlreadyExists):
-    txn: transaction cancelled: txn: action 1 Order ("CUSTOMER#c_1", "ORDER#o1") [ConditionalCheckFailed]: keyfirst: item already exists
+    txn: transaction cancelled: txn: action 1 Order ("CUSTOMER#c_1", "ORDER#o1") in Shop [ConditionalCheckFailed]: keyfirst: item already exists
   toy-story-dvd: stock 1 (version 2)
 
 c_2 buys toy-story-dvd (order o2): TransactGetItems 2 RCU

@@ -178,6 +178,19 @@ func (db *DB) Stored(ctx context.Context, table *keyfirst.Table, label string, k
 	return err
 }
 
+// Error is err's text with the name of each table this DB created shown
+// as its schema's, as the requests print (Shop, not Shop-<suffix>): what
+// an example prints does not change from run to run.
+func (db *DB) Error(err error) string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	text := err.Error()
+	for physical, declared := range db.names {
+		text = strings.ReplaceAll(text, physical, declared)
+	}
+	return text
+}
+
 // target names a table by its schema's name, and its index.
 func (db *DB) target(table, index *string) string {
 	db.mu.Lock()

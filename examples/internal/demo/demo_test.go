@@ -74,6 +74,10 @@ func TestCloseDeletesUnlessKeep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// An error names the table as the requests print it.
+		if got, want := db.Error(errors.New("action 1 in "+table.Name())), "action 1 in "+kept.Name(); got != want {
+			t.Errorf("Error: %q, want %q", got, want)
+		}
 		closeCtx := context.Background()
 		if keep {
 			closeCtx = Keep(closeCtx)
