@@ -35,16 +35,13 @@ type plan struct {
 	// value of each of its attributes, checked.
 	partition []keyfirst.Attribute
 	values    []Value
-	// sortTerms[:nSort] are the sort key comparisons, kept for the
-	// binding, which is hashed only when a cursor is opened or made
-	// (binding): a query read whole, or a page without cursor, hashes
+	// bind is the binding, hashed only when a cursor is opened or made
+	// (see binding): a query read whole, or a page without cursor, hashes
 	// nothing.
-	sortTerms [keyfirst.MaxKeyAttributes]term
-	nSort     int
-	bind      atomic.Pointer[lastBinding]
-	start     map[string]types.AttributeValue
-	limit     int // 0: none
-	opts      Options
+	bind  atomic.Pointer[lastBinding]
+	start map[string]types.AttributeValue
+	limit int // 0: none
+	opts  Options
 	// shape and tmpl are the query's shape and its request template,
 	// exprValues the call's ExpressionAttributeValues.
 	shape            *indexShape
@@ -60,7 +57,8 @@ func (p *plan) binding() string {
 	if b := p.bind.Load(); b != nil {
 		return b.bind
 	}
-	b := p.tmpl.binding(p.shape.bind, p.sortTerms[:p.nSort], p.desc)
+	var scratch [keyfirst.MaxKeyAttributes]term
+	b := p.tmpl.binding(p.shape.bind, p.tmpl.sortTerms(p.exprValues, scratch[:0]), p.desc)
 	p.bind.Store(b)
 	return b.bind
 }
@@ -154,7 +152,6 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	p.shape, p.tmpl, p.exprValues = sh, tp, tp.values(terms)
 	p.desc, p.consistent = q.desc, q.consistent
-	p.nSort = copy(p.sortTerms[:], sortTerms)
 	if q.after != "" {
 		if p.start, err = p.resume(q.after); err != nil {
 			return nil, err

@@ -72,6 +72,10 @@ type template struct {
 	// ranges over it, and no other code of the module touches the field.
 	names map[string]string
 	slots []string
+	// terms are the comparisons (attribute, operator) of the shape, the
+	// last nsort of them on the sort key; their operands are placeholders.
+	terms []term
+	nsort int
 	// last is the binding of the last call planned with the template:
 	// calls of one query, page after page, and queries of one condition
 	// in many partitions have the same.
@@ -178,13 +182,13 @@ func (sh *indexShape) template(terms []term, nsort int) (*template, error) {
 		op = terms[len(terms)-1].op
 	}
 	if nsort >= len(sh.templates) || int(op) >= opCount {
-		return newTemplate(terms, sh.names) // unreachable with checked terms
+		return newTemplate(terms, nsort, sh.names) // unreachable with checked terms
 	}
 	slot := &sh.templates[nsort][op]
 	if tp := slot.Load(); tp != nil {
 		return tp, nil
 	}
-	tp, err := newTemplate(terms, sh.names)
+	tp, err := newTemplate(terms, nsort, sh.names)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +200,7 @@ func (sh *indexShape) template(terms []term, nsort int) (*template, error) {
 // no projection), with the expression package: each operand is a
 // placeholder value of its type that names its position, by which the
 // value placeholder the builder gave it is found.
-func newTemplate(terms []term, names []string) (*template, error) {
+func newTemplate(terms []term, nsort int, names []string) (*template, error) {
 	marked := make([]term, len(terms))
 	position := map[string]int{}
 	n := 0
@@ -224,7 +228,8 @@ func newTemplate(terms []term, names []string) (*template, error) {
 	if err != nil {
 		return nil, err
 	}
-	tp := &template{keyCond: x.KeyCondition(), projection: x.Projection(), names: attrname.Names(x), slots: make([]string, n)}
+	tp := &template{keyCond: x.KeyCondition(), projection: x.Projection(), names: attrname.Names(x), slots: make([]string, n),
+		terms: marked, nsort: nsort}
 	for placeholder, av := range x.Values() {
 		i, ok := position[avString(av)]
 		if !ok || tp.slots[i] != "" {
@@ -267,6 +272,25 @@ func (tp *template) values(terms []term) map[string]types.AttributeValue {
 		if t.op == keys.OpBetween {
 			out[tp.slots[i]] = t.hi
 			i++
+		}
+	}
+	return out
+}
+
+// sortTerms appends to out the sort key comparisons of a query of the
+// template whose ExpressionAttributeValues are values (see values).
+func (tp *template) sortTerms(values map[string]types.AttributeValue, out []term) []term {
+	i := 0
+	for k, t := range tp.terms {
+		lo := values[tp.slots[i]]
+		i++
+		var hi types.AttributeValue
+		if t.op == keys.OpBetween {
+			hi = values[tp.slots[i]]
+			i++
+		}
+		if k >= len(tp.terms)-tp.nsort {
+			out = append(out, term{attr: t.attr, op: t.op, lo: lo, hi: hi})
 		}
 	}
 	return out
