@@ -211,24 +211,22 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
 		return false, false, nil
 	}
-	if err := x.writtenHere(e, v); err != nil {
-		return false, false, err
-	}
 	key, err := e.Key(v)
 	if err != nil {
 		return false, false, err
 	}
-	_, err = e.Modify(ctx, client, key, func(*T) error { return nil })
+	// The stored item, read whole, is checked before it is written.
+	_, err = e.Modify(ctx, client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
 	if errors.Is(err, keyfirst.ErrNotFound) {
 		return false, true, nil
 	}
 	return err == nil, false, err
 }
 
-// writtenHere refuses an entity that would write v to another shard than
-// x gives it: one bound with another Index's Binding (the old shard
-// count), whose rewrites would put the items back where they were and
-// count them as moved.
+// writtenHere refuses an entity that would write v (the stored item, read
+// whole) to another shard than x gives it: one bound with another Index's
+// Binding (the old shard count), whose rewrites would put the items back
+// where they were and count them as moved.
 func (x *Index[T, S]) writtenHere(e *keyfirst.Entity[T], v T) error {
 	item, err := e.Item(v)
 	if err != nil {
