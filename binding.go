@@ -39,8 +39,14 @@ type Binding struct {
 // segments and patterns.
 //
 // A [Str], [Num] or [Bin] side bound to a field stored under the side's own
-// attribute name is that field, not a copy: the item is in the index when
-// the field is present (an omitempty field left empty keeps it out).
+// attribute name is that field, not a copy: of an index, the item is in
+// the index when the field is present (an omitempty field left empty keeps
+// it out); of the table ([OnTable]), the field is the key, stored once
+// (a number in DynamoDB's canonical form), and a key value is checked as
+// a derived one is (an empty or over-long value, invalid UTF-8, a number
+// DynamoDB cannot store are an [*ItemError] before any request). Such a
+// field of the table's key must encode as the key's attribute type (a
+// number stored as a string, a custom marshaler are refused).
 func (p Pattern[P, S]) Fields(fields ...string) Binding {
 	return Binding{p: p.p, fields: slices.Clone(fields)}
 }
@@ -201,7 +207,9 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 				from = append(from, names[seg])
 			}
 			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ",")}
-			if f, ok := c.Field(a.Name); ok && p.index != "" && pv.def.IsZero() && f.GoName == from[0] {
+			if f, ok := c.Field(a.Name); ok && pv.def.IsZero() && f.GoName == from[0] && (p.index != "" || fieldAttrKind(f.Kind) == a.Type) {
+				// The field itself: of an index, an ordinary field; of the
+				// table, the key, stored once (and encoded as the key is).
 				k.field[at+ai] = true
 			}
 		}

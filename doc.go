@@ -135,7 +135,11 @@
 // byte, so two keys could become one) is [ItemBadString]; the error names
 // the attribute and the path inside it. The key attributes of a native multi-attribute GSI
 // may instead be ordinary fields of T; an item then leaves the index when
-// such a field is omitted (omitempty). Such a field is stored so that
+// such a field is omitted (omitempty). So may the table's key attributes,
+// when their sides store values as they are ([Str], [Num], [Bin]) and are
+// bound to the fields of those attribute names (seed 004's Actor and
+// Movie): the field is the key, stored once, and checked as a derived key
+// is. Such a field is stored so that
 // DynamoDB orders it as Go orders its values: strings, numbers and []byte
 // as they are, a time.Time in UTC at a fixed width ([TimeKeyLayout]; query
 // it with [FormatTimeKey]); a number stored as a string, and a custom

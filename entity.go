@@ -24,8 +24,12 @@ import (
 // (attributevalue would encode the whole item with it; name the embedded
 // field instead), and the embedded unexported types attributevalue cannot
 // handle (a pointer to an unexported struct, an unexported non-struct).
-// The table's primary key attributes are always derived, never fields of
-// T. An index key attribute is either derived (listed in Indexes)
+// The table's primary key attributes are derived, not fields of T, except
+// a key attribute whose side stores a value as it is ([Str], [Num], [Bin])
+// and is bound ([Pattern.Fields]) to the field of T stored under that very
+// attribute name: that field is the key, stored once, and must always hold
+// a valid key value (an omitempty field left empty is an empty key, refused).
+// An index key attribute is either derived (listed in Indexes)
 // or an ordinary field of T: a native multi-attribute GSI over fields of T
 // needs no derivation, and an item leaves such an index when one of its
 // fields is omitted (omitempty, nil pointer with omitempty).
@@ -73,6 +77,9 @@ type Entity[T any] struct {
 	codec    *codec.Codec
 	pk, sk   derivation[T]
 	hasSK    bool
+	// keyField marks the partition (0) and sort (1) key attributes that
+	// are a field of T itself: the item stores the key's value once.
+	keyField [2]bool
 	groups   []indexGroup[T]
 	nDerived int
 	version  string
@@ -135,12 +142,13 @@ type registered struct {
 // it. A description that cannot work is refused with an [*EntityError]: a
 // primary key attribute without derivation, a derivation for an unknown
 // index or for an attribute that is not a key of its index, an attribute
-// derived twice, a field of T named like a derived or reserved attribute, a
+// derived twice, a field of T named like a derived or reserved attribute
+// (other than a table key attribute that is the field itself), a
 // version attribute that is not an integer field of T, a second entity type
 // whose items can be in an [Index] declared Scannable.
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
-		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}, sharable: map[string]bool{}}
+		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}, sharable: map[string]bool{}, keyFields: map[string]bool{}}
 	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
 		if err := step(); err != nil {
 			return nil, err
@@ -150,7 +158,9 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	e.fieldNames = slices.Clone(e.codec.Names())
 	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
 	for name := range b.derivedAt {
-		e.known = append(e.known, name)
+		if !b.keyFields[name] { // a field already
+			e.known = append(e.known, name)
+		}
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
@@ -185,6 +195,10 @@ type entityBuilder[T any] struct {
 	// sharable marks the attributes derived from fields of every item
 	// (Fields, no If): another such binding may store them too.
 	sharable map[string]bool
+	// keyFields are the table's key attributes that are fields of T
+	// ([Pattern.Fields] of a Str, Num or Bin side on the field of that
+	// attribute name).
+	keyFields map[string]bool
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -240,6 +254,7 @@ func (b *entityBuilder[T]) primaryKey() error {
 			return b.fail("", pkAttr.Name, EntityDerivedTwice, "EntitySpec.PartitionKey or SortKey and a binding of an OnTable pattern: keep the binding", nil)
 		}
 		if err := b.derive(k, func(i int, d derivation[T]) {
+			e.keyField[i] = k.field[i]
 			if i == 0 {
 				e.pk = d
 			} else {
@@ -275,10 +290,11 @@ func (b *entityBuilder[T]) primaryKey() error {
 }
 
 // derive turns the attributes of binding k into derivations, passed to
-// add with their position in the pattern. An attribute that is a field of
-// T is left to the field checks; one that another binding already derives
-// the same way (an inverted index, an LSI's partition key) is shared;
-// one derived otherwise is refused.
+// add with their position in the pattern. An index key attribute that is
+// a field of T is left to the field checks; a table key attribute that is
+// one is derived from it (the key is the field, stored once); one that
+// another binding already derives the same way (an inverted index, an
+// LSI's partition key) is shared; one derived otherwise is refused.
 func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T])) error {
 	where := "a key of index " + k.p.index
 	if k.p.index == "" {
@@ -286,7 +302,10 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 	}
 	for i, a := range k.attrs {
 		if k.field[i] {
-			continue
+			if k.p.index != "" {
+				continue
+			}
+			b.keyFields[a.Name] = true
 		}
 		fromFields := k.same[i] != (sameValue{}) && !k.when
 		if prev, dup := b.derivedAt[a.Name]; dup {
@@ -363,12 +382,13 @@ func (b *entityBuilder[T]) indexKeys() error {
 	return nil
 }
 
-// fields: no field of T is named like a derived or reserved attribute.
+// fields: no field of T is named like a derived or reserved attribute,
+// except a table key attribute that is the field itself.
 func (b *entityBuilder[T]) fields() error {
 	for _, f := range b.e.codec.Fields() {
-		if where, ok := b.derivedAt[f.Name]; ok {
+		if where, ok := b.derivedAt[f.Name]; ok && !b.keyFields[f.Name] {
 			return b.fail("", f.Name, EntityFieldCollision,
-				fmt.Sprintf("field %s is %s, which is derived; rename the field or tag it dynamodbav:\"-\"", f.GoName, where), nil)
+				fmt.Sprintf("field %s is %s, which is derived; rename the field or tag it dynamodbav:\"-\"%s", f.GoName, where, keyFieldHint(where)), nil)
 		}
 		if f.Name == b.table.typeAttr {
 			return b.fail("", f.Name, EntityFieldCollision,
@@ -376,6 +396,15 @@ func (b *entityBuilder[T]) fields() error {
 		}
 	}
 	return nil
+}
+
+// keyFieldHint is how a field named like the table's key, where, can be
+// the key itself.
+func keyFieldHint(where string) string {
+	if where != "the table's key" {
+		return ""
+	}
+	return ", or make it the key: bind a Str, Num or Bin side of the table's pattern to it, of the field's attribute type"
 }
 
 // indexGroups: for every index the entity can appear in, the attributes it

@@ -52,9 +52,9 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	p.item[e.pk.attr.Name] = pk
 	p.key.pk, p.key.typ = partOf(pk), e.typeName
 	size := itemsize.Size(e.pk.attr.Name, pk)
+	var sk types.AttributeValue
 	if e.hasSK {
-		sk, err := e.derivePrimary(e.sk, v, &fr)
-		if err != nil {
+		if sk, err = e.derivePrimary(e.sk, v, &fr); err != nil {
 			return p, err
 		}
 		p.item[e.sk.attr.Name] = sk
@@ -75,6 +75,12 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		return p, e.encodeError(err)
 	}
 	size += n
+	if e.keyField[0] {
+		size -= keyFieldOnce(p.item, e.pk.attr.Name, pk)
+	}
+	if e.keyField[1] {
+		size -= keyFieldOnce(p.item, e.sk.attr.Name, sk)
+	}
 	typeAV := &types.AttributeValueMemberS{Value: e.typeName}
 	p.item[e.table.typeAttr] = typeAV
 	size += itemsize.Size(e.table.typeAttr, typeAV)
@@ -121,6 +127,20 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 	}
 	p.size = size
 	return p, nil
+}
+
+// keyFieldOnce stores key, the checked value of a table key attribute
+// that is a field of T (a number in canonical form), in item under name,
+// where the field's own encoding was, and returns the size of that
+// encoding, which the item then does not have: the key is stored and
+// counted once.
+func keyFieldOnce(item map[string]types.AttributeValue, name string, key types.AttributeValue) int {
+	size := 0
+	if field, ok := item[name]; ok {
+		size = itemsize.Size(name, field)
+	}
+	item[name] = key
+	return size
 }
 
 // checkAgreement computes the attributes that two patterns store and
