@@ -21,6 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -31,13 +34,13 @@ import (
 	"github.com/keyfirst/keyfirst/txn"
 )
 
-// Role is one item of MoviesAndActors: an actor in a movie. keyfirst
-// derives the key attributes Actor and Movie from the fields; a field
-// stored under a table key's own name is refused, so the fields are stored
-// under names of their own.
+// Role is one item of MoviesAndActors: an actor in a movie. The fields
+// Actor and Movie are the table's key attributes themselves (Str sides
+// bound to the fields of their names), each stored once; the GSI
+// MovieActors inverts them.
 type Role struct {
-	Actor string `dynamodbav:"ActorName"`
-	Movie string `dynamodbav:"MovieTitle"`
+	Actor string `dynamodbav:"Actor"`
+	Movie string `dynamodbav:"Movie"`
 	Role  string `dynamodbav:"Role"`
 	Year  int    `dynamodbav:"Year"`
 }
@@ -101,6 +104,14 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 	// Bindings of their own schemas: In cannot fail.
 	roles, products, orders := keyfirst.Must(Roles.In(movies)), keyfirst.Must(Products.In(shop)), keyfirst.Must(Orders.In(shop))
+
+	// The item of a role: its fields and the entity type, the key
+	// attributes once.
+	woody, err := roles.Item(Role{"Tom Hanks", "Toy Story", "Woody", 1995})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "a role's item: %s\n", strings.Join(slices.Sorted(maps.Keys(woody)), ", "))
 
 	var reqs []keyfirst.WriteRequest
 	for _, r := range []Role{
