@@ -10,59 +10,56 @@ import (
 	"github.com/keyfirst/keyfirst/query"
 )
 
-// Seed 004 as its items are: the table's key attributes Actor and Movie
-// are the fields of those names, the GSI MovieActors inverts them, and
-// ByRole projects the other fields only (the table's key is projected into
-// every index).
-type castRole struct {
-	Actor string `dynamodbav:"Actor"`
-	Movie string `dynamodbav:"Movie"`
-	Role  string `dynamodbav:"Role"`
-	Year  int    `dynamodbav:"Year"`
+// Episodes of shows: the table's key attributes Show (S) and Number (N)
+// are the fields of those names, the GSI ByNumber inverts them, and
+// ByTitle projects the other fields only (the table's key is projected
+// into every index).
+type episode struct {
+	Show   string `dynamodbav:"Show"`
+	Number int    `dynamodbav:"Number"`
+	Title  string `dynamodbav:"Title"`
+	Aired  int    `dynamodbav:"Aired"`
 }
-
-var (
-	castByActor = keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
-	castByMovie = keyfirst.OnIndex("MovieActors", keyfirst.Str("Movie"), keyfirst.Str("Actor"))
-	castByRole  = keyfirst.OnIndex("ByRole", keyfirst.Str("Role"), keyfirst.NoSort())
-)
 
 // Queries of the table and of its indexes, a collection and a scan read
 // the items back whole, the key fields filled from the key attributes.
 func TestTableKeyFieldsReadBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	byMovie, byRole := castByMovie.Index(), castByRole.Index()
-	byMovie.Scannable = true
-	byRole.Projection = keyfirst.Include("Year")
-	schema, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", Key: castByActor, GSIs: []keyfirst.Index{byMovie, byRole}})
+	byShow := keyfirst.OnTable(keyfirst.Str("Show"), keyfirst.Num[int]("Number"))
+	byNumber := keyfirst.OnIndex("ByNumber", keyfirst.Num[int]("Number"), keyfirst.Str("Show"))
+	byTitle := keyfirst.OnIndex("ByTitle", keyfirst.Str("Title"), keyfirst.NoSort())
+	numberIndex, titleIndex := byNumber.Index(), byTitle.Index()
+	numberIndex.Scannable = true
+	titleIndex.Projection = keyfirst.Include("Aired")
+	schema, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "Episodes", Key: byShow, GSIs: []keyfirst.Index{numberIndex, titleIndex}})
 	noErr(t, err)
 	table := tableFor(t, schema)
-	roles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[castRole]{Type: "Role", Keys: []keyfirst.Binding{
-		castByActor.Fields("Actor", "Movie"), castByMovie.Fields("Movie", "Actor"), castByRole.Fields("Role")}})
+	episodes, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[episode]{Type: "Episode", Keys: []keyfirst.Binding{
+		byShow.Fields("Show", "Number"), byNumber.Fields("Number", "Show"), byTitle.Fields("Title")}})
 	noErr(t, err)
 	client := integrationClient(t)
-	cast := []castRole{
-		{"Natalie Portman", "Black Swan", "Nina Sayers", 2010},
-		{"Tim Allen", "Toy Story", "Buzz Lightyear", 1995},
-		{"Tom Hanks", "Cast Away", "Chuck Noland", 2000},
-		{"Tom Hanks", "Toy Story", "Woody", 1995},
+	all := []episode{
+		{"Columbo", 1, "Murder by the Book", 1971},
+		{"Columbo", 2, "Death Lends a Hand", 1971},
+		{"Columbo", 10, "Etude in Black", 1972},
+		{"Poirot", 1, "The Adventure of the Clapham Cook", 1989},
 	}
 	var reqs []keyfirst.WriteRequest
-	for _, r := range cast {
-		reqs = append(reqs, roles.PutRequest(r))
+	for _, e := range all {
+		reqs = append(reqs, episodes.PutRequest(e))
 	}
 	write(t, client, table, reqs...)
 
 	for _, tt := range []struct {
 		name string
-		q    query.Query[castRole]
-		want []castRole
+		q    query.Query[episode]
+		want []episode
 	}{
-		{"the table", query.On(roles, castByActor, "Tom Hanks"), cast[2:]},
-		{"the table, a sort condition", query.On(roles, castByActor, "Tom Hanks").SortAttr(query.Attr("Movie").BeginsWith("Toy")), cast[3:]},
-		{"the inverted GSI", query.On(roles, castByMovie, "Toy Story"), []castRole{cast[1], cast[3]}},
-		{"an INCLUDE GSI", query.On(roles, castByRole, "Woody"), cast[3:]},
+		{"the table, by number", query.On(episodes, byShow, "Columbo"), all[:3]},
+		{"the table, a sort condition", query.On(episodes, byShow, "Columbo").SortAttr(query.Attr("Number").Gt(query.N(2))), all[2:3]},
+		{"the inverted GSI", query.On(episodes, byNumber, 1), []episode{all[0], all[3]}},
+		{"an INCLUDE GSI", query.On(episodes, byTitle, "Etude in Black"), all[2:3]},
 	} {
 		got, err := tt.q.Collect(ctx, client)
 		noErr(t, err)
@@ -70,15 +67,20 @@ func TestTableKeyFieldsReadBack(t *testing.T) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}
-	items, err := query.CollectionOn(table, castByActor, "Tom Hanks").Collect(ctx, client)
+	items, err := query.CollectionOn(table, byShow, "Poirot").Collect(ctx, client)
 	noErr(t, err)
-	if len(items) != 2 || items[0] != any(cast[2]) || items[1] != any(cast[3]) {
-		t.Errorf("collection: %+v, want %+v", items, cast[2:])
+	if len(items) != 1 || items[0] != any(all[3]) {
+		t.Errorf("collection: %+v, want %+v", items, all[3:])
 	}
-	scanned, err := query.ScanIndex(roles, "MovieActors").Collect(ctx, client)
+	scanned, err := query.ScanIndex(episodes, "ByNumber").Collect(ctx, client)
 	noErr(t, err)
-	slices.SortFunc(scanned, func(a, b castRole) int { return strings.Compare(a.Actor+"/"+a.Movie, b.Actor+"/"+b.Movie) })
-	if !slices.Equal(scanned, cast) {
-		t.Errorf("scan: %+v, want %+v", scanned, cast)
+	slices.SortFunc(scanned, func(a, b episode) int {
+		if c := strings.Compare(a.Show, b.Show); c != 0 {
+			return c
+		}
+		return a.Number - b.Number
+	})
+	if !slices.Equal(scanned, all) {
+		t.Errorf("scan: %+v, want %+v", scanned, all)
 	}
 }
