@@ -100,14 +100,15 @@ func (f failer) fail(attr string, p Problem, detail string, err error) error {
 // plan checks the query and builds its request. It returns the first
 // problem found, before any request. What depends on the query's shape
 // alone comes from its indexShape; a call checks and encodes its values.
-func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
-	if q.src == nil {
+func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
+	src := q.source()
+	if src == nil {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
 	}
-	t := q.src.table
+	t := src.table
 	p := &plan{table: t.Name(), index: q.index}
-	if len(q.src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
-		p.opts = resolve(q.src.opts, optFns)
+	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
+		p.opts = resolve(src.opts, optFns)
 	}
 	if err := p.opts.check(p.table, p.index); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err
 	}
-	sh, err := shapeOf(q.src, q.index)
+	sh, err := shapeOf(src, q.index)
 	if err != nil {
 		return nil, err
 	}

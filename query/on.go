@@ -44,7 +44,8 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
 		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
 	}
-	return startFrom(q, f, p, partition)
+	startFrom(&q, f, p, partition)
+	return q
 }
 
 // CollectionOn starts a query of a mixed item collection of table t (a
@@ -59,7 +60,8 @@ func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partiti
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
-	return startFrom(q, f, p, partition)
+	startFrom(&q, f, p, partition)
+	return q
 }
 
 // ScanOn starts a scan of the index of pattern p, which entity e binds
@@ -77,7 +79,7 @@ func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns
 }
 
 // startFrom records the pattern's index and partition key.
-func startFrom[T, P, S any](q Query[T], f from, p keyfirst.Pattern[P, S], partition P) Query[T] {
+func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], partition P) {
 	if err := p.Err(); err != nil && f.err == nil {
 		f.err = err
 	}
@@ -92,7 +94,6 @@ func startFrom[T, P, S any](q Query[T], f from, p keyfirst.Pattern[P, S], partit
 		}
 	}
 	q.from = f
-	return q
 }
 
 // checkFrom refuses what a pattern query cannot do: a pattern that cannot

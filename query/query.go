@@ -26,7 +26,12 @@ import (
 // only some attributes, or an index that projects only some, decode them
 // into a type of their own with [View].
 type Query[T any] struct {
-	src *source[T]
+	// entity is the entity of an entity read ([Of], [On]); src is what
+	// the query reads from and how it decodes, nil for an entity read
+	// without options, which reads from its entity (see Query.source):
+	// starting one allocates nothing.
+	entity *keyfirst.Entity[T]
+	src    *source[T]
 	spec
 }
 
@@ -87,7 +92,10 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 	if e == nil {
 		return Query[T]{}
 	}
-	return Query[T]{src: entitySource(e, optFns)}
+	if len(optFns) == 0 {
+		return Query[T]{entity: e}
+	}
+	return Query[T]{entity: e, src: entitySource(e, optFns)}
 }
 
 // Collection starts a query of a mixed item collection of table t (a repo
@@ -201,6 +209,24 @@ func (q Query[T]) Limit(n int) Query[T] {
 func (q Query[T]) After(c Cursor) Query[T] {
 	q.after = c
 	return q
+}
+
+// source returns what the query reads from: its src, or, for an entity
+// read without options, the entity's source, built (on the caller's
+// stack) on each call. It is nil for a query started from nothing.
+func (q *Query[T]) source() *source[T] {
+	if q.src == nil && q.entity != nil {
+		return &source[T]{table: q.entity.Table(), entity: q.entity, reads: entityReads(q.entity)}
+	}
+	return q.src
+}
+
+// decodeItem decodes one item read.
+func (q *Query[T]) decodeItem(item map[string]types.AttributeValue, typed bool) (T, error) {
+	if q.entity != nil {
+		return q.entity.Decode(item)
+	}
+	return q.src.decodeItem(item, typed)
 }
 
 // decodeItem decodes one item read.
