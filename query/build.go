@@ -31,10 +31,9 @@ type plan struct {
 	keyAttrs []keyfirst.Attribute
 	// typed reports that the index holds the entity-type attribute.
 	typed bool
-	// partition is the index's partition key, and values the query's
-	// value of each of its attributes, checked.
+	// partition is the index's partition key (the query's value of each
+	// of its attributes is in exprValues: see partitionValue).
 	partition []keyfirst.Attribute
-	values    []Value
 	// bind is the binding, hashed only when a cursor is opened or made
 	// (see binding): a query read whole, or a page without cursor, hashes
 	// nothing.
@@ -48,6 +47,13 @@ type plan struct {
 	tmpl             *template
 	exprValues       map[string]types.AttributeValue
 	desc, consistent bool
+}
+
+// partitionValue is the query's value of the plan's partition key
+// attribute i, checked: the request's first operands are the partition
+// key's equalities, in order.
+func (p *plan) partitionValue(i int) types.AttributeValue {
+	return p.exprValues[p.tmpl.slots[i]]
 }
 
 // binding is what binds the plan's cursors (see binding), computed once.
@@ -125,11 +131,17 @@ func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	p.keyAttrs, p.typed = sh.keyAttrs, sh.typed
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
-	terms, err := partitionTerms(f, ks, q.partition, scratch[:0])
+	values := q.partition
+	var value1 [1]Value
+	if q.partition1 != nil {
+		value1[0] = Value{av: q.partition1}
+		values = value1[:]
+	}
+	terms, err := partitionTerms(f, ks, values, scratch[:0])
 	if err != nil {
 		return nil, err
 	}
-	p.partition, p.values = ks.PartitionKey, q.partition
+	p.partition = ks.PartitionKey
 	if terms, err = q.sort.terms(f, ks, terms); err != nil {
 		return nil, err
 	}

@@ -88,9 +88,13 @@ func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], parti
 		var buf [keyfirst.MaxKeyAttributes]types.AttributeValue
 		avs, err := p.AppendPartition(buf[:0], partition)
 		f.partErr = err
-		q.partition = make([]Value, len(avs))
-		for i, av := range avs {
-			q.partition[i] = Value{av: av}
+		if len(avs) == 1 {
+			q.partition1 = avs[0]
+		} else {
+			q.partition = make([]Value, len(avs))
+			for i, av := range avs {
+				q.partition[i] = Value{av: av}
+			}
 		}
 	}
 	q.from = f

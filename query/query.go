@@ -38,8 +38,12 @@ type Query[T any] struct {
 // spec is what a query reads, whatever it decodes into: [View] keeps it
 // and changes the decoding.
 type spec struct {
-	index      string
-	partition  []Value
+	index     string
+	partition []Value
+	// partition1 is the partition key value of a pattern query whose
+	// partition key has one attribute, kept without a slice: partition
+	// is then nil.
+	partition1 types.AttributeValue
 	sort       sortSpec
 	desc       bool
 	consistent bool
@@ -135,7 +139,7 @@ func (q Query[T]) Index(name string) Query[T] {
 // by the pattern as the entity's writes encode them, and refuses
 // Partition ([ProblemPattern]).
 func (q Query[T]) Partition(values ...Value) Query[T] {
-	q.partition = slices.Clone(values)
+	q.partition, q.partition1 = slices.Clone(values), nil
 	if q.from.set {
 		q.manual = "Partition"
 	}
