@@ -284,7 +284,7 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, er
 
 // attrTerms checks a raw attribute condition and appends its term to out.
 func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
-	c := s.attr
+	c := *s.attr
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
 	}

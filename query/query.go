@@ -70,11 +70,12 @@ type source[T any] struct {
 }
 
 // sortSpec is the recorded sort key condition: none, a keys.Cond or a raw
-// attribute condition.
+// attribute condition. The rarer raw condition is kept by pointer, so
+// that the Query every builder method copies stays small.
 type sortSpec struct {
 	kind sortKind
 	cond keys.Cond
-	attr AttrCond
+	attr *AttrCond // set for sortAttr
 	err  error
 }
 
@@ -171,7 +172,7 @@ func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
 // key only the first attribute takes a raw condition. SortAttr replaces
 // any previous sort key condition.
 func (q Query[T]) SortAttr(c AttrCond) Query[T] {
-	q.sort = sortSpec{kind: sortAttr, attr: c}
+	q.sort = sortSpec{kind: sortAttr, attr: &c}
 	return q
 }
 
