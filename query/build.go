@@ -214,7 +214,7 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 // terms checks the sort key condition against the index's sort key and
 // appends its comparisons to out: none, one, or equalities then one
 // comparison.
-func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
 	if s.kind == sortNone {
 		return out, nil
 	}
@@ -283,7 +283,7 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, er
 }
 
 // attrTerms checks a raw attribute condition and appends its term to out.
-func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+func (s *sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
 	c := *s.attr
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)

@@ -14,15 +14,17 @@ import (
 // takes from it: the index, the partition key values, and the keys
 // definitions a sort key condition may be built from.
 type from struct {
-	set     bool // the query started from a pattern
 	pattern keyfirst.PatternID
-	err     error // a pattern that cannot be read
-	partErr error // a partition key value the pattern's codec refuses
+	// err is a pattern that cannot be read or, with partErr, a partition
+	// key value the pattern's codec refuses.
+	err     error
+	partErr bool
+	set     bool // the query started from a pattern
 	// sortDef is the definition the sort key condition must come from
 	// (zero: none can); collection: take them from the table (every
 	// pattern bound on the index).
-	sortDef    keys.DefID
 	collection bool
+	sortDef    keys.DefID
 }
 
 // On starts a query of entity e through access pattern p, in the item
@@ -87,7 +89,7 @@ func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], parti
 	if f.err == nil {
 		var buf [keyfirst.MaxKeyAttributes]types.AttributeValue
 		avs, err := p.AppendPartition(buf[:0], partition)
-		f.partErr = err
+		f.err, f.partErr = err, err != nil
 		if len(avs) == 1 {
 			q.partition1 = avs[0]
 		} else {
@@ -102,15 +104,15 @@ func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], parti
 
 // checkFrom refuses what a pattern query cannot do: a pattern that cannot
 // be read, and an index or partition set by hand.
-func (s spec) checkFrom(f failer) error {
+func (s *spec) checkFrom(f failer) error {
 	if !s.from.set {
 		return nil
 	}
 	switch {
+	case s.from.partErr:
+		return f.fail("", ProblemPartition, "", s.from.err)
 	case s.from.err != nil:
 		return f.fail("", ProblemPattern, "", s.from.err)
-	case s.from.partErr != nil:
-		return f.fail("", ProblemPartition, "", s.from.partErr)
 	case s.manual != "":
 		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
 	}
@@ -121,7 +123,7 @@ func (s spec) checkFrom(f failer) error {
 // the index's sort key does not hold: on a pattern query, any other than
 // the pattern's; on a query by index name, any that no pattern bound on
 // the table stores there (when some pattern describes it).
-func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
+func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
 	}

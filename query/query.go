@@ -47,8 +47,8 @@ type spec struct {
 	sort       sortSpec
 	desc       bool
 	consistent bool
-	limit      int
 	limitSet   bool
+	limit      int
 	after      Cursor
 	// from is set by On and CollectionOn; manual names the method that
 	// then set the index or partition by hand (refused).
