@@ -233,11 +233,11 @@ func TestShapeAddressReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	shapes.Lock()
-	if shapes.m[k] != sh {
+	if (*shapes.m.Load())[k] != sh {
 		shapes.Unlock()
 		t.Fatal("the shape is not cached under the key expected")
 	}
-	shapes.m[k] = stale
+	storeShape(k, stale)
 	shapes.Unlock()
 	got, err := shapeOf(src, "ByRank")
 	if err != nil || got == stale || got.of.Value() != src.table {
