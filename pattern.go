@@ -153,9 +153,11 @@ func (p Pattern[P, S]) PartitionValues(v P) ([]types.AttributeValue, error) {
 	return p.AppendPartition(nil, v)
 }
 
-// AppendPartition appends the values of [Pattern.PartitionValues] to dst
-// (which, with room for them, saves an allocation); on error dst comes
-// back unchanged.
+// AppendPartition appends the values of [Pattern.PartitionValues] to dst;
+// on error dst comes back unchanged. dst may be a buffer on the caller's
+// stack (AppendPartition keeps no reference to it): with room for the
+// value of a partition key of one attribute, that saves an allocation (a
+// key of several attributes is encoded into a slice of its own first).
 func (p Pattern[P, S]) AppendPartition(dst []types.AttributeValue, v P) ([]types.AttributeValue, error) {
 	if err := p.Err(); err != nil {
 		return dst, err
