@@ -2,7 +2,6 @@ package keyfirst
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -154,20 +153,34 @@ func (p Pattern[P, S]) PartitionValues(v P) ([]types.AttributeValue, error) {
 	return p.AppendPartition(nil, v)
 }
 
-// AppendPartition appends the values of [Pattern.PartitionValues] to dst
-// (which, with room for them, saves an allocation); on error dst comes
-// back unchanged.
+// AppendPartition appends the values of [Pattern.PartitionValues] to dst;
+// on error dst comes back unchanged. dst may be a buffer on the caller's
+// stack (AppendPartition keeps no reference to it): with room for the
+// value of a partition key of one attribute, that saves an allocation (a
+// key of several attributes is encoded into a slice of its own first).
 func (p Pattern[P, S]) AppendPartition(dst []types.AttributeValue, v P) ([]types.AttributeValue, error) {
 	if err := p.Err(); err != nil {
 		return dst, err
 	}
-	n := len(dst)
-	dst = slices.Grow(dst, len(p.p.pk.attrs))[:n+len(p.p.pk.attrs)]
-	if err := p.pk.enc(v, dst[n:]); err != nil {
-		clear(dst[n:])
-		return dst[:n], p.fail(PatternValue, fmt.Sprintf("partition key value %v for %s", v, p.p.pk.desc), err)
+	// dst goes to no function value, so that a caller's buffer on the
+	// stack stays there: a side of one attribute returns its value, the
+	// others encode into a buffer of their own.
+	var err error
+	if p.pk.one != nil {
+		var av types.AttributeValue
+		if av, err = p.pk.one(v); err == nil {
+			return append(dst, av), nil
+		}
+	} else {
+		out := make([]types.AttributeValue, len(p.p.pk.attrs))
+		if err = p.pk.enc(v, out); err == nil {
+			if dst == nil {
+				return out, nil
+			}
+			return append(dst, out...), nil
+		}
 	}
-	return dst, nil
+	return dst, p.fail(PatternValue, fmt.Sprintf("partition key value %v for %s", v, p.p.pk.desc), err)
 }
 
 // String describes the pattern: ByStatusDate(CustomerId = a S value as it

@@ -323,6 +323,25 @@ func TestPatternPartitionValues(t *testing.T) {
 	}
 }
 
+// A partition key of several attributes (Native) is appended after what
+// dst holds, and a value its codec refuses leaves dst as it was.
+func TestPatternAppendPartitionNative(t *testing.T) {
+	t.Parallel()
+	p := keyfirst.OnIndex("ByStatusDate", keyfirst.Native(pStatusDate, "Status", "Date"), keyfirst.NoSort())
+	placed := time.Date(2019, 7, 1, 9, 30, 0, 0, time.UTC)
+	first := &types.AttributeValueMemberS{Value: "x"}
+	avs, err := p.AppendPartition([]types.AttributeValue{first}, keys.T2[Status, time.Time]{V1: Open, V2: placed})
+	if err != nil || len(avs) != 3 || avs[0] != first || avs[1].(*types.AttributeValueMemberS).Value != "OPEN" ||
+		avs[2].(*types.AttributeValueMemberS).Value != "2019-07-01T09:30:00.000000" {
+		t.Fatalf("%v %v", avs, err)
+	}
+	avs, err = p.AppendPartition(avs[:1], keys.T2[Status, time.Time]{V1: "LOST", V2: placed})
+	var pe *keyfirst.PatternError
+	if !errors.As(err, &pe) || pe.Problem != keyfirst.PatternValue || len(avs) != 1 || avs[0] != first {
+		t.Fatalf("%v %v", avs, err)
+	}
+}
+
 func assertEntityProblem(t *testing.T, err error, p keyfirst.EntityProblem, attr string) {
 	t.Helper()
 	var ee *keyfirst.EntityError

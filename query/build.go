@@ -31,10 +31,9 @@ type plan struct {
 	keyAttrs []keyfirst.Attribute
 	// typed reports that the index holds the entity-type attribute.
 	typed bool
-	// partition is the index's partition key, and values the query's
-	// value of each of its attributes, checked.
+	// partition is the index's partition key (the query's value of each
+	// of its attributes is in exprValues: see partitionValue).
 	partition []keyfirst.Attribute
-	values    []Value
 	// bind is the binding, hashed only when a cursor is opened or made
 	// (see binding): a query read whole, or a page without cursor, hashes
 	// nothing.
@@ -48,6 +47,13 @@ type plan struct {
 	tmpl             *template
 	exprValues       map[string]types.AttributeValue
 	desc, consistent bool
+}
+
+// partitionValue is the query's value of the plan's partition key
+// attribute i, checked: the request's first operands are the partition
+// key's equalities, in order.
+func (p *plan) partitionValue(i int) types.AttributeValue {
+	return p.exprValues[p.tmpl.slots[i]]
 }
 
 // binding is what binds the plan's cursors (see binding), computed once.
@@ -100,14 +106,15 @@ func (f failer) fail(attr string, p Problem, detail string, err error) error {
 // plan checks the query and builds its request. It returns the first
 // problem found, before any request. What depends on the query's shape
 // alone comes from its indexShape; a call checks and encodes its values.
-func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
-	if q.src == nil {
+func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
+	src := q.source()
+	if src == nil {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
 	}
-	t := q.src.table
+	t := src.table
 	p := &plan{table: t.Name(), index: q.index}
-	if len(q.src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
-		p.opts = resolve(q.src.opts, optFns)
+	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
+		p.opts = resolve(src.opts, optFns)
 	}
 	if err := p.opts.check(p.table, p.index); err != nil {
 		return nil, err
@@ -115,7 +122,7 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err
 	}
-	sh, err := shapeOf(q.src, q.index)
+	sh, err := shapeOf(src, q.index)
 	if err != nil {
 		return nil, err
 	}
@@ -124,11 +131,17 @@ func (q Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	p.keyAttrs, p.typed = sh.keyAttrs, sh.typed
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
-	terms, err := partitionTerms(f, ks, q.partition, scratch[:0])
+	values := q.partition
+	var value1 [1]Value
+	if q.partition1 != nil {
+		value1[0] = Value{av: q.partition1}
+		values = value1[:]
+	}
+	terms, err := partitionTerms(f, ks, values, scratch[:0])
 	if err != nil {
 		return nil, err
 	}
-	p.partition, p.values = ks.PartitionKey, q.partition
+	p.partition = ks.PartitionKey
 	if terms, err = q.sort.terms(f, ks, terms); err != nil {
 		return nil, err
 	}
@@ -201,7 +214,7 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 // terms checks the sort key condition against the index's sort key and
 // appends its comparisons to out: none, one, or equalities then one
 // comparison.
-func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
 	if s.kind == sortNone {
 		return out, nil
 	}
@@ -270,8 +283,8 @@ func (s sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, er
 }
 
 // attrTerms checks a raw attribute condition and appends its term to out.
-func (s sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
-	c := s.attr
+func (s *sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+	c := *s.attr
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
 	}

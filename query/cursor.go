@@ -323,7 +323,7 @@ func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
 		}
 	}
 	for i, a := range p.partition {
-		if want := p.values[i].av; !avEqual(key[a.Name], want) {
+		if want := p.partitionValue(i); !avEqual(key[a.Name], want) {
 			return nil, outside(a.Name, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
 				avString(key[a.Name]), avString(want)))
 		}

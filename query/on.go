@@ -14,15 +14,17 @@ import (
 // takes from it: the index, the partition key values, and the keys
 // definitions a sort key condition may be built from.
 type from struct {
-	set     bool // the query started from a pattern
 	pattern keyfirst.PatternID
-	err     error // a pattern that cannot be read
-	partErr error // a partition key value the pattern's codec refuses
+	// err is a pattern that cannot be read or, with partErr, a partition
+	// key value the pattern's codec refuses.
+	err     error
+	partErr bool
+	set     bool // the query started from a pattern
 	// sortDef is the definition the sort key condition must come from
 	// (zero: none can); collection: take them from the table (every
 	// pattern bound on the index).
-	sortDef    keys.DefID
 	collection bool
+	sortDef    keys.DefID
 }
 
 // On starts a query of entity e through access pattern p, in the item
@@ -44,7 +46,8 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
 		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
 	}
-	return startFrom(q, f, p, partition)
+	startFrom(&q, f, p, partition)
+	return q
 }
 
 // CollectionOn starts a query of a mixed item collection of table t (a
@@ -59,7 +62,8 @@ func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partiti
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
-	return startFrom(q, f, p, partition)
+	startFrom(&q, f, p, partition)
+	return q
 }
 
 // ScanOn starts a scan of the index of pattern p, which entity e binds
@@ -77,7 +81,7 @@ func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns
 }
 
 // startFrom records the pattern's index and partition key.
-func startFrom[T, P, S any](q Query[T], f from, p keyfirst.Pattern[P, S], partition P) Query[T] {
+func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], partition P) {
 	if err := p.Err(); err != nil && f.err == nil {
 		f.err = err
 	}
@@ -85,27 +89,30 @@ func startFrom[T, P, S any](q Query[T], f from, p keyfirst.Pattern[P, S], partit
 	if f.err == nil {
 		var buf [keyfirst.MaxKeyAttributes]types.AttributeValue
 		avs, err := p.AppendPartition(buf[:0], partition)
-		f.partErr = err
-		q.partition = make([]Value, len(avs))
-		for i, av := range avs {
-			q.partition[i] = Value{av: av}
+		f.err, f.partErr = err, err != nil
+		if len(avs) == 1 {
+			q.partition1 = avs[0]
+		} else {
+			q.partition = make([]Value, len(avs))
+			for i, av := range avs {
+				q.partition[i] = Value{av: av}
+			}
 		}
 	}
 	q.from = f
-	return q
 }
 
 // checkFrom refuses what a pattern query cannot do: a pattern that cannot
 // be read, and an index or partition set by hand.
-func (s spec) checkFrom(f failer) error {
+func (s *spec) checkFrom(f failer) error {
 	if !s.from.set {
 		return nil
 	}
 	switch {
+	case s.from.partErr:
+		return f.fail("", ProblemPartition, "", s.from.err)
 	case s.from.err != nil:
 		return f.fail("", ProblemPattern, "", s.from.err)
-	case s.from.partErr != nil:
-		return f.fail("", ProblemPartition, "", s.from.partErr)
 	case s.manual != "":
 		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
 	}
@@ -116,7 +123,7 @@ func (s spec) checkFrom(f failer) error {
 // the index's sort key does not hold: on a pattern query, any other than
 // the pattern's; on a query by index name, any that no pattern bound on
 // the table stores there (when some pattern describes it).
-func (s spec) checkDefs(f failer, t *keyfirst.Table) error {
+func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
 	}

@@ -59,7 +59,7 @@ type Unknown struct {
 // select the entity's items. A view of a [Collection] decodes every item
 // into P, whatever its type.
 func View[P, T any](q Query[T]) Query[P] {
-	return Query[P]{src: viewSource[P](q.src), spec: q.spec}
+	return Query[P]{src: viewSource[P](q.source()), spec: q.spec}
 }
 
 // ScanView reads the items of s into P, as [View] does for a query: the
@@ -106,12 +106,12 @@ func (r reads) attributes() []string {
 
 // entitySource reads whole items of e.
 func entitySource[T any](e *keyfirst.Entity[T], optFns []func(*Options)) *source[T] {
-	return &source[T]{
-		table:  e.Table(),
-		entity: e,
-		opts:   slices.Clone(optFns),
-		reads:  reads{kind: readEntity, entity: e.Type(), fields: e},
-	}
+	return &source[T]{table: e.Table(), entity: e, opts: slices.Clone(optFns), reads: entityReads(e)}
+}
+
+// entityReads is what a read of whole items of e decodes.
+func entityReads[T any](e *keyfirst.Entity[T]) reads {
+	return reads{kind: readEntity, entity: e.Type(), fields: e}
 }
 
 // collectionSource reads whole items of every entity type registered on

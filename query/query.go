@@ -26,20 +26,29 @@ import (
 // only some attributes, or an index that projects only some, decode them
 // into a type of their own with [View].
 type Query[T any] struct {
-	src *source[T]
+	// entity is the entity of an entity read ([Of], [On]); src is what
+	// the query reads from and how it decodes, nil for an entity read
+	// without options, which reads from its entity (see Query.source):
+	// starting one allocates nothing.
+	entity *keyfirst.Entity[T]
+	src    *source[T]
 	spec
 }
 
 // spec is what a query reads, whatever it decodes into: [View] keeps it
 // and changes the decoding.
 type spec struct {
-	index      string
-	partition  []Value
+	index     string
+	partition []Value
+	// partition1 is the partition key value of a pattern query whose
+	// partition key has one attribute, kept without a slice: partition
+	// is then nil.
+	partition1 types.AttributeValue
 	sort       sortSpec
 	desc       bool
 	consistent bool
-	limit      int
 	limitSet   bool
+	limit      int
 	after      Cursor
 	// from is set by On and CollectionOn; manual names the method that
 	// then set the index or partition by hand (refused).
@@ -61,11 +70,12 @@ type source[T any] struct {
 }
 
 // sortSpec is the recorded sort key condition: none, a keys.Cond or a raw
-// attribute condition.
+// attribute condition. The rarer raw condition is kept by pointer, so
+// that the Query every builder method copies stays small.
 type sortSpec struct {
 	kind sortKind
 	cond keys.Cond
-	attr AttrCond
+	attr *AttrCond // set for sortAttr
 	err  error
 }
 
@@ -87,7 +97,10 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 	if e == nil {
 		return Query[T]{}
 	}
-	return Query[T]{src: entitySource(e, optFns)}
+	if len(optFns) == 0 {
+		return Query[T]{entity: e}
+	}
+	return Query[T]{entity: e, src: entitySource(e, optFns)}
 }
 
 // Collection starts a query of a mixed item collection of table t (a repo
@@ -127,7 +140,7 @@ func (q Query[T]) Index(name string) Query[T] {
 // by the pattern as the entity's writes encode them, and refuses
 // Partition ([ProblemPattern]).
 func (q Query[T]) Partition(values ...Value) Query[T] {
-	q.partition = slices.Clone(values)
+	q.partition, q.partition1 = slices.Clone(values), nil
 	if q.from.set {
 		q.manual = "Partition"
 	}
@@ -159,7 +172,7 @@ func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
 // key only the first attribute takes a raw condition. SortAttr replaces
 // any previous sort key condition.
 func (q Query[T]) SortAttr(c AttrCond) Query[T] {
-	q.sort = sortSpec{kind: sortAttr, attr: c}
+	q.sort = sortSpec{kind: sortAttr, attr: &c}
 	return q
 }
 
@@ -201,6 +214,24 @@ func (q Query[T]) Limit(n int) Query[T] {
 func (q Query[T]) After(c Cursor) Query[T] {
 	q.after = c
 	return q
+}
+
+// source returns what the query reads from: its src, or, for an entity
+// read without options, the entity's source, built (on the caller's
+// stack) on each call. It is nil for a query started from nothing.
+func (q *Query[T]) source() *source[T] {
+	if q.src == nil && q.entity != nil {
+		return &source[T]{table: q.entity.Table(), entity: q.entity, reads: entityReads(q.entity)}
+	}
+	return q.src
+}
+
+// decodeItem decodes one item read.
+func (q *Query[T]) decodeItem(item map[string]types.AttributeValue, typed bool) (T, error) {
+	if q.entity != nil {
+		return q.entity.Decode(item)
+	}
+	return q.src.decodeItem(item, typed)
 }
 
 // decodeItem decodes one item read.

@@ -109,10 +109,36 @@ type shapeKey struct {
 // shapes is the process-wide cache of index shapes. Entries of collected
 // tables are dropped when the cache has doubled since the last sweep, and
 // replaced when their address is reused.
+//
+// The map is copied on write (under the mutex) and never changed once
+// stored: a lookup, on every call, takes no lock. Shapes are added once
+// per table, index and decoded type.
 var shapes struct {
-	sync.RWMutex
-	m     map[shapeKey]*indexShape
+	sync.Mutex
+	m     atomic.Pointer[map[shapeKey]*indexShape]
 	swept int
+}
+
+// storeShape stores sh under k in a copy of the shapes cache, dropping the
+// entries of collected tables when the cache has doubled since the last
+// sweep. The caller holds the lock.
+func storeShape(k shapeKey, sh *indexShape) {
+	var old map[shapeKey]*indexShape
+	if m := shapes.m.Load(); m != nil {
+		old = *m
+	}
+	sweep := len(old) >= max(2*shapes.swept, 64)
+	m := make(map[shapeKey]*indexShape, len(old)+1)
+	for k, sh := range old {
+		if !sweep || sh.of.Value() != nil {
+			m[k] = sh
+		}
+	}
+	if sweep {
+		shapes.swept = len(m)
+	}
+	m[k] = sh
+	shapes.m.Store(&m)
 }
 
 // shapeOf returns the shape of a read of index by src, decoding into T,
@@ -121,9 +147,10 @@ var shapes struct {
 func shapeOf[T any](src *source[T], index string) (*indexShape, error) {
 	t := src.table
 	k := shapeKey{table: uintptr(unsafe.Pointer(t)), index: index, kind: src.reads.kind, entity: src.reads.entity, goType: reflect.TypeFor[T]()}
-	shapes.RLock()
-	sh := shapes.m[k]
-	shapes.RUnlock()
+	var sh *indexShape
+	if m := shapes.m.Load(); m != nil {
+		sh = (*m)[k]
+	}
 	if sh != nil && sh.of.Value() == t && (sh.registered < 0 || sh.registered == len(t.EntityTypes())) {
 		return sh, nil
 	}
@@ -133,18 +160,7 @@ func shapeOf[T any](src *source[T], index string) (*indexShape, error) {
 	}
 	shapes.Lock()
 	defer shapes.Unlock()
-	if shapes.m == nil {
-		shapes.m = map[shapeKey]*indexShape{}
-	}
-	if len(shapes.m) >= max(2*shapes.swept, 64) {
-		for k, sh := range shapes.m {
-			if sh.of.Value() == nil {
-				delete(shapes.m, k)
-			}
-		}
-		shapes.swept = len(shapes.m)
-	}
-	shapes.m[k] = sh
+	storeShape(k, sh)
 	return sh, nil
 }
 

@@ -98,13 +98,14 @@ func widgetQueries(t *testing.T, e *keyfirst.Entity[widget], owner string, check
 // package on the call's own values.
 func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	t.Helper()
-	table := q.src.table
+	src := q.source()
+	table := src.table
 	f := failer{table: table.Name(), index: q.index}
 	ks, err := table.Index(q.index)
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, _, err := q.src.reads.check(f, table, ks, keyAttributes(table, ks))
+	names, _, err := src.reads.check(f, table, ks, keyAttributes(table, ks))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,18 +163,21 @@ func TestTemplateMatchesBuilder(t *testing.T) {
 	}
 }
 
+// planOf plans q without options.
+func planOf[T any](q Query[T]) (*plan, error) { return q.plan(nil) }
+
 // Calls of one shape share its template (the names map included, read
 // only), and each has its own values.
 func TestShapeShared(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
 	q := Of(e).Index("ByRank").SortAttr(Attr("Rank").Between(N(1), N(9)))
-	a, err := q.Partition(S("ann")).plan(nil)
+	a, err := planOf(q.Partition(S("ann")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another query value of the same shape, from another Of.
-	b, err := Of(e).Index("ByRank").Partition(S("bob")).SortAttr(Attr("Rank").Between(N(2), N(3))).plan(nil)
+	b, err := planOf(Of(e).Index("ByRank").Partition(S("bob")).SortAttr(Attr("Rank").Between(N(2), N(3))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +198,7 @@ func TestShapeShared(t *testing.T) {
 func TestShapesLetTablesGo(t *testing.T) {
 	wp := func() weak.Pointer[keyfirst.Table] {
 		table, e := widgetTable(t)
-		if _, err := Of(e).Index("ByRank").Partition(S("ann")).plan(nil); err != nil {
+		if _, err := planOf(Of(e).Index("ByRank").Partition(S("ann"))); err != nil {
 			t.Fatal(err)
 		}
 		return weak.Make(table)
@@ -215,7 +219,8 @@ func TestShapeAddressReused(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
 	other, _ := widgetTable(t)
-	src := Of(e).src
+	q := Of(e)
+	src := q.source()
 	sh, err := shapeOf(src, "ByRank")
 	if err != nil {
 		t.Fatal(err)
@@ -228,11 +233,11 @@ func TestShapeAddressReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	shapes.Lock()
-	if shapes.m[k] != sh {
+	if (*shapes.m.Load())[k] != sh {
 		shapes.Unlock()
 		t.Fatal("the shape is not cached under the key expected")
 	}
-	shapes.m[k] = stale
+	storeShape(k, stale)
 	shapes.Unlock()
 	got, err := shapeOf(src, "ByRank")
 	if err != nil || got == stale || got.of.Value() != src.table {
@@ -370,7 +375,7 @@ func TestCursorFormatUnchanged(t *testing.T) {
 	const body = "eyJ2IjoxLCJiIjoiRFFIb3ZzOGdzbXBLS3VKVHNBd0FaVDlkIiwiayI6W3sibiI6Ik93bmVyIiwidCI6IlMiLCJzIjoiYW5uIn0seyJuIjoiUEsiLCJ0IjoiUyIsInMiOiJPI2FubiJ9LHsibiI6IlJhbmsiLCJ0IjoiTiIsInMiOiI3In0seyJuIjoiU0siLCJ0IjoiUyIsInMiOiJUI3gifV19"
 	p, q := thingPlan(t, "ann")
 	signed, _ := thingPlan(t, "ann", WithCursorKey([]byte(strings.Repeat("k", 32))))
-	between, err := q.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc().plan(nil)
+	between, err := planOf(q.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc())
 	if err != nil {
 		t.Fatal(err)
 	}
