@@ -130,7 +130,8 @@
 // store changed, in a key or anywhere in the item (sets, lists, maps,
 // values of custom marshalers): a number it cannot store (NaN, an
 // infinity, more than 38 significant digits, a magnitude outside 1E-130
-// to below 1E+126) is [ItemBadNumber], and a string, set element or map
+// to below 1E+126) is [ItemBadNumber] (a key value whose derivation
+// refuses it first, as a [Num] side refuses NaN, is [ItemDerive]), and a string, set element or map
 // key that is not valid UTF-8 (the SDK would send U+FFFD for each invalid
 // byte, so two keys could become one) is [ItemBadString]; the error names
 // the attribute and the path inside it. The key attributes of a native multi-attribute GSI
