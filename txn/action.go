@@ -176,12 +176,12 @@ func (op *Op[T]) steps(b *builder) ([]step, error) {
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 
 // where names op's entity type and table in the error of an action that
-// could not be built.
-func (op *Op[T]) where() (entity, table string) {
+// could not be built (its key is what the build could not make).
+func (op *Op[T]) where() (entity, table, key string) {
 	if op.e == nil {
-		return "", ""
+		return "", "", ""
 	}
-	return op.e.Type(), op.e.Table().Name()
+	return op.e.Type(), op.e.Table().Name(), ""
 }
 
 // Item returns the item as the transaction wrote it (a put or replace

@@ -130,6 +130,22 @@ func (e *ActionError) Error() string {
 	return b.String()
 }
 
+// named is an action or read that names what it acts on in its
+// [*ActionError]: entity type, table and, when known, key.
+type named interface {
+	where() (entity, table, key string)
+}
+
+// actionError is the [*ActionError] of action or read i: its position,
+// what it acts on (when a names it), DynamoDB's reason (if any), and err.
+func actionError(i int, a any, reason string, err error) *ActionError {
+	ae := &ActionError{Position: i, Reason: reason, Err: err}
+	if n, ok := a.(named); ok {
+		ae.Entity, ae.Table, ae.Key = n.where()
+	}
+	return ae
+}
+
 // Unwrap returns the cause.
 func (e *ActionError) Unwrap() error { return e.Err }
 

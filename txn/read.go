@@ -23,15 +23,7 @@ var _ GetAPI = (*dynamodb.Client)(nil)
 type Reader interface {
 	get() (types.TransactGetItem, keyfirst.ItemID, error)
 	set(item map[string]types.AttributeValue) error
-	where() (entity, table, key string)
-}
-
-// readError is the [*ActionError] of read i: its position, entity type,
-// table and key, DynamoDB's reason (if any), and err.
-func readError(i int, r Reader, reason string, err error) *ActionError {
-	ae := &ActionError{Position: i, Reason: reason, Err: err}
-	ae.Entity, ae.Table, ae.Key = r.where()
-	return ae
+	named
 }
 
 // ReadOp reads the item of entity type T with one key in a read
@@ -144,7 +136,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o Options) ([]map[stri
 		}
 		item, id, err := r.get()
 		if err != nil {
-			return nil, readError(i, r, "", err)
+			return nil, actionError(i, r, "", err)
 		}
 		if j, dup := first[id]; dup {
 			return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
@@ -172,7 +164,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o Options) ([]map[stri
 	for i, r := range reads {
 		raw[i] = out.Responses[i].Item
 		if err := r.set(raw[i]); err != nil {
-			return nil, readError(i, r, "", err)
+			return nil, actionError(i, r, "", err)
 		}
 	}
 	return raw, nil
@@ -191,7 +183,7 @@ func explainGet(err error, reads []Reader) (*CanceledError, bool, error) {
 		if code == "" || i >= len(reads) {
 			continue
 		}
-		ce.Failed = append(ce.Failed, readError(i, reads[i], code, reasonError(code)))
+		ce.Failed = append(ce.Failed, actionError(i, reads[i], code, reasonError(code)))
 	}
 	return ce, true, ce
 }

@@ -108,7 +108,7 @@ type UniqueOp[T any] struct {
 func (x *UniqueOp[T]) commit()      { x.op.commit() }
 func (x *UniqueOp[T]) setPos(i int) { x.op.setPos(i) }
 
-func (x *UniqueOp[T]) where() (entity, table string) { return x.op.where() }
+func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() }
 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }

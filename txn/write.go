@@ -212,11 +212,7 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 		}
 		ss, err := a.steps(b)
 		if err != nil {
-			ae := &ActionError{Position: i, Err: err}
-			if n, ok := a.(interface{ where() (string, string) }); ok {
-				ae.Entity, ae.Table = n.where()
-			}
-			return nil, nil, ae
+			return nil, nil, actionError(i, a, "", err)
 		}
 		setPosition(a, i)
 		for _, s := range ss {
