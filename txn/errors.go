@@ -130,6 +130,9 @@ func (e *ActionError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the cause.
+func (e *ActionError) Unwrap() error { return e.Err }
+
 // named is an action or read that names what it acts on in its
 // [*ActionError]: entity type, table and, when known, key.
 type named interface {
@@ -145,9 +148,6 @@ func actionError(i int, a any, reason string, err error) *ActionError {
 	}
 	return ae
 }
-
-// Unwrap returns the cause.
-func (e *ActionError) Unwrap() error { return e.Err }
 
 // CanceledError reports a transaction that DynamoDB cancelled: nothing of
 // it was written. Failed holds, in order, every action DynamoDB gave a
