@@ -73,8 +73,10 @@
 // [Table.Named] (orders-prod, orders-staging, a table per test); entities
 // follow with [Entity.In]. Bindings share the description and the registry
 // of entity types, and can be used at the same time; everything done
-// through one (item operations, batches, queries, scans and their cursors)
-// reads and writes its table only. [Table.CreateTableInput] generates the request that
+// through one (item operations, batches, queries, scans, transactions,
+// sharded reads, re-shard passes and backfills, with their cursors and
+// checkpoints) reads and writes its table only; a test gets a table of
+// its own with integration.TableOf. [Table.CreateTableInput] generates the request that
 // creates the table; [Table.Index] returns the resolved [KeySchema] of the
 // table or of an index, which the query package builds its key conditions
 // from.
