@@ -1,5 +1,5 @@
 # keyfirst: the two commands of the README, and what they need.
-#   make test      vet, fuzz targets, race-enabled tests against DynamoDB Local
+#   make test      no tracked binaries, vet, fuzz targets, race-enabled tests against DynamoDB Local
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
 
@@ -20,10 +20,10 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example examples docker image vet staticcheck unit fuzz clean-containers
+.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers
 
 # The fuzz targets run first, so that go test's summary closes the output.
-test: vet staticcheck docker image
+test: tracked vet staticcheck docker image
 	@echo "integration: run $(KEYFIRST_RUN_ID); each DynamoDB Local container ends with its test binary, even a killed one (no reaper container needed)"
 	@$(MAKE) --no-print-directory fuzz
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
@@ -40,6 +40,10 @@ vet:
 
 staticcheck:
 	go run $(STATICCHECK) ./...
+
+# Nothing built is tracked: an executable in git fails the run.
+tracked:
+	@bash scripts/tracked-binaries.sh
 
 # Tests that need no DynamoDB Local.
 unit:
