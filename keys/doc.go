@@ -24,10 +24,12 @@
 //     punctuation at or below
 //     the separator's successor are refused, not escaped ([IDOptions] sets a
 //     maximum length).
-//   - [Time]: ISO-8601 in UTC at a fixed [Precision] ([Second], [Milli],
-//     [Micro], [Nano]), fixed width, optionally with the "Z" designator
-//     ([WithZ]); other zones become the same UTC instant, digits below the
-//     precision are truncated, years outside 0000-9999 are [ErrOutOfRange].
+//   - [Time]: ISO-8601 in UTC at a fixed [Precision] ([Day], a date such as
+//     2019-07-01; [Second], [Milli], [Micro], [Nano]), fixed width,
+//     optionally with the "Z" designator ([WithZ], not on a date); other
+//     zones become the same UTC instant (at [Day], its UTC date), digits
+//     below the precision are truncated, years outside 0000-9999 are
+//     [ErrOutOfRange].
 //   - [Int] and [Uint]: fixed width, zero-padded; negative values are '-'
 //     and the ten's complement, so -10 < -5 < -1 < 0 < 7 byte-wise; a value
 //     that does not fit is [ErrOutOfRange], never truncated.

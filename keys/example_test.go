@@ -66,6 +66,24 @@ func ExampleRange_Between_wholeDays() {
 	// BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999"
 }
 
+// Seed 000's key as the book writes it, <STATUS>#<ISO-8601 date>: at Day
+// precision a range of days reads as the calendar does, and Between(jul1,
+// sep30) includes the whole of 30 September (every order of that date,
+// whatever follows the date in the key).
+func ExampleRange_Between_days() {
+	type Status string
+	statusDay := keys.Must(keys.NewKey2(keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"), keys.Time(keys.Day)))
+	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
+	sep30 := time.Date(2019, time.September, 30, 0, 0, 0, 0, time.UTC)
+	key, _ := statusDay.Encode("CANCELLED", sep30.Add(17*time.Hour))
+	fmt.Println(key)
+	quarter, _ := statusDay.With1("CANCELLED").Between(jul1, sep30)
+	fmt.Println(quarter)
+	// Output:
+	// CANCELLED#2019-09-30
+	// BETWEEN "CANCELLED#2019-07-01" AND "CANCELLED#2019-09-30"
+}
+
 // Seed 003: an audit log whose sort key is EVT#<ISO-8601 UTC>, and the
 // window of one day.
 func ExampleTime() {

@@ -150,12 +150,14 @@ func (r Range[V]) Ge(v V) (Cond, error) {
 }
 
 // Between selects the keys whose segment is from lo through hi, both
-// inclusive. lo above hi is [ErrEmptyRange]. With a [Time] segment, hi is an
-// instant, not a day: it includes every key of that instant at the codec's
-// precision and nothing later, so Between(jul1, sep30), with sep30 at
-// midnight, ends at 30 September 00:00:00 and leaves out the rest of that
-// day. For a calendar window ("1 July through 30 September") use
-// [Range.HalfOpen] with the first day after it:
+// inclusive. lo above hi is [ErrEmptyRange]. With a [Time] segment, hi
+// includes every key of that instant at the codec's precision and nothing
+// later. At [Day] precision that is the whole day: Between(jul1, sep30)
+// includes all of 30 September. At a finer precision hi is an instant, so
+// Between(jul1, sep30), with sep30 at midnight, ends at 30 September
+// 00:00:00 and leaves out the rest of that day. For a calendar window
+// ("1 July through 30 September") there, use [Range.HalfOpen] with the
+// first day after it:
 // HalfOpen(jul1, sep30.AddDate(0, 0, 1)). AddDate counts days in the
 // location of sep30, so the window ends at the end of the caller's day.
 func (r Range[V]) Between(lo, hi V) (Cond, error) {

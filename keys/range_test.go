@@ -13,6 +13,7 @@ import (
 
 // statusDate is seed 000's OrderStatusDate: CANCELLED#2019-07-01T00:00:00.000000.
 var statusDate = keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Micro)))
+var statusDay = keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Day)))
 
 func day(m time.Month, d int) time.Time { return time.Date(2019, m, d, 0, 0, 0, 0, time.UTC) }
 
@@ -38,6 +39,18 @@ func TestRangeConditions(t *testing.T) {
 			},
 			`BETWEEN "CANCELLED#2019-07-01T00:00:00.000000" AND "CANCELLED#2019-09-30T23:59:59.999999"`,
 			`[1] = "CANCELLED" AND [2] BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999"`,
+		},
+		{
+			"days: Between includes its last day whole",
+			func() (keys.Cond, error) { return statusDay.With1(Cancelled).Between(day(7, 1), day(9, 30)) },
+			`BETWEEN "CANCELLED#2019-07-01" AND "CANCELLED#2019-09-30"`,
+			`[1] = "CANCELLED" AND [2] BETWEEN "2019-07-01" AND "2019-09-30"`,
+		},
+		{
+			"days: HalfOpen ends the day before",
+			func() (keys.Cond, error) { return statusDay.With1(Cancelled).HalfOpen(day(7, 1), day(10, 1)) },
+			`BETWEEN "CANCELLED#2019-07-01" AND "CANCELLED#2019-09-30"`,
+			`[1] = "CANCELLED" AND [2] BETWEEN "2019-07-01" AND "2019-09-30"`,
 		},
 		{
 			"prefix of a status is exact at the boundary",

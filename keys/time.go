@@ -10,27 +10,36 @@ import (
 type Precision uint8
 
 // Precisions of a [Time] codec, with the encoding of 1 July 2019 at each.
+// [Day] is a calendar date (ISO-8601's extended date, seed 000's
+// <STATUS>#<date>); the others are a date and a time of day.
 const (
-	Second Precision = iota + 1 // 2019-07-01T00:00:00
+	Day    Precision = iota + 1 // 2019-07-01
+	Second                      // 2019-07-01T00:00:00
 	Milli                       // 2019-07-01T00:00:00.000
 	Micro                       // 2019-07-01T00:00:00.000000
 	Nano                        // 2019-07-01T00:00:00.000000000
 )
 
-// digits is the number of fractional digits.
-func (p Precision) digits() int { return 3 * int(p-Second) }
+// digits is the number of fractional digits (none at [Day] and [Second]).
+func (p Precision) digits() int {
+	if p <= Second {
+		return 0
+	}
+	return 3 * int(p-Second)
+}
 
 // unit is the duration of one step at this precision.
 func (p Precision) unit() time.Duration {
-	return [...]time.Duration{time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}[p-Second]
+	return [...]time.Duration{24 * time.Hour, time.Second, time.Millisecond, time.Microsecond, time.Nanosecond}[p-Day]
 }
 
-// String returns the precision's name ("second", "milli", "micro", "nano").
+// String returns the precision's name ("day", "second", "milli", "micro",
+// "nano").
 func (p Precision) String() string {
-	if p < Second || p > Nano {
+	if p < Day || p > Nano {
 		return fmt.Sprintf("Precision(%d)", uint8(p))
 	}
-	return [...]string{"second", "milli", "micro", "nano"}[p-Second]
+	return [...]string{"day", "second", "milli", "micro", "nano"}[p-Day]
 }
 
 // TimeOptions configures a [Time] codec.
@@ -46,7 +55,14 @@ func WithZ(o *TimeOptions) { o.Z = true }
 
 // Time returns a codec for [time.Time] as fixed-width ISO-8601 in UTC at
 // precision p: 2019-07-01T00:00:00.000000 at [Micro], with [WithZ]
-// 2026-06-23T00:00:00Z at [Second].
+// 2026-06-23T00:00:00Z at [Second], 2019-07-01 at [Day].
+//
+// At [Day] a time encodes as its UTC date, so an instant late in the day
+// west of Greenwich is the next date: time.Date(2019, 6, 30, 22, 0, 0, 0, x)
+// with x at UTC-2 is 2019-07-01. A date meant in another zone is built in
+// UTC (time.Date(y, m, d, 0, 0, 0, 0, time.UTC)). A range of days reads as
+// the calendar does: Between(jul1, sep30) includes the whole of 30
+// September. [WithZ] does not apply to a date and is [ErrDefinition].
 //
 // A time in another zone encodes as the same instant in UTC, so two times
 // that are Equal have the same encoding. Digits below the precision are
@@ -62,8 +78,15 @@ func Time(p Precision, opts ...func(*TimeOptions)) Codec[time.Time] {
 		f(&o)
 	}
 	c := timeCodec{p: p, z: o.Z}
-	if p < Second || p > Nano {
-		c.err = defErr(ErrOutOfRange, "time precision %d is not Second, Milli, Micro or Nano", uint8(p))
+	if p < Day || p > Nano {
+		c.err = defErr(ErrOutOfRange, "time precision %d is not Day, Second, Milli, Micro or Nano", uint8(p))
+		return c
+	}
+	if p == Day {
+		if c.z {
+			c.err = defErr(nil, "WithZ applies to a time of day, not to a Day (a date has no zone designator)")
+		}
+		c.width = len("2006-01-02")
 		return c
 	}
 	c.width = len("2006-01-02T15:04:05")
@@ -97,8 +120,13 @@ func (c timeCodec) kind() string { return "time" }
 
 func (c timeCodec) check(byte) error { return c.err }
 
-// truncate drops the digits below the precision.
+// truncate drops the digits below the precision (at [Day], the time of
+// day in UTC).
 func (c timeCodec) truncate(t time.Time) time.Time {
+	if c.p == Day {
+		y, m, d := t.UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
 	return t.Add(-(time.Duration(t.Nanosecond()) % c.p.unit()))
 }
 
@@ -129,6 +157,9 @@ func (c timeCodec) appendSeg(dst []byte, t time.Time, _ byte) ([]byte, error) {
 	b = appendDigits(b, month, 2)
 	b = append(b, '-')
 	b = appendDigits(b, day, 2)
+	if c.p == Day {
+		return b, nil
+	}
 	b = append(b, 'T')
 	b = appendDigits(b, sod/3600, 2)
 	b = append(b, ':')
@@ -180,12 +211,18 @@ func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
 	year, ok1 := parseDigits(s[0:4])
 	month, ok2 := parseDigits(s[5:7])
 	day, ok3 := parseDigits(s[8:10])
+	ok := ok1 && ok2 && ok3 && s[4] == '-' && s[7] == '-' &&
+		month >= 1 && month <= 12 && day >= 1 && day <= uint64(daysIn(time.Month(month), int(year)))
+	if c.p == Day {
+		if !ok {
+			return time.Time{}, ErrMalformed
+		}
+		return time.Date(int(year), time.Month(month), int(day), 0, 0, 0, 0, time.UTC), nil
+	}
 	hour, ok4 := parseDigits(s[11:13])
 	minute, ok5 := parseDigits(s[14:16])
 	sec, ok6 := parseDigits(s[17:19])
-	ok := ok1 && ok2 && ok3 && ok4 && ok5 && ok6 &&
-		s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
-		month >= 1 && month <= 12 && day >= 1 && day <= uint64(daysIn(time.Month(month), int(year))) &&
+	ok = ok && ok4 && ok5 && ok6 && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
 		hour <= 23 && minute <= 59 && sec <= 59
 	var frac uint64
 	rest := s[19:]

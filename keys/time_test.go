@@ -11,13 +11,14 @@ import (
 // layouts is the time.Format layout equivalent to each precision: the
 // independent oracle for the encoder (Format truncates fractions too).
 var layouts = map[keys.Precision]string{
+	keys.Day:    "2006-01-02",
 	keys.Second: "2006-01-02T15:04:05",
 	keys.Milli:  "2006-01-02T15:04:05.000",
 	keys.Micro:  "2006-01-02T15:04:05.000000",
 	keys.Nano:   "2006-01-02T15:04:05.000000000",
 }
 
-var precisions = []keys.Precision{keys.Second, keys.Milli, keys.Micro, keys.Nano}
+var precisions = []keys.Precision{keys.Day, keys.Second, keys.Milli, keys.Micro, keys.Nano}
 
 func TestTimeEncoding(t *testing.T) {
 	sp := time.FixedZone("BRT", -3*3600)
@@ -39,6 +40,12 @@ func TestTimeEncoding(t *testing.T) {
 		{"last instant", keys.Nano, false, time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC), "9999-12-31T23:59:59.999999999"},
 		{"leap day", keys.Second, false, time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC), "2024-02-29T12:00:00"},
 		{"before 1970", keys.Milli, false, time.Date(1969, 12, 31, 23, 59, 59, 500_000_000, time.UTC), "1969-12-31T23:59:59.500"},
+		{"seed 000's date", keys.Day, false, time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC), "2019-07-01"},
+		{"a day keeps its date, not its time", keys.Day, false, time.Date(2019, 7, 1, 23, 59, 59, 999_999_999, time.UTC), "2019-07-01"},
+		{"a day is the UTC date of the instant", keys.Day, false, time.Date(2019, 6, 30, 22, 0, 0, 0, time.FixedZone("W", -2*3600)), "2019-07-01"},
+		{"a day before 1970", keys.Day, false, time.Date(1969, 12, 31, 23, 0, 0, 0, time.UTC), "1969-12-31"},
+		{"first day", keys.Day, false, time.Date(0, 1, 1, 5, 0, 0, 0, time.UTC), "0000-01-01"},
+		{"last day", keys.Day, false, time.Date(9999, 12, 31, 23, 59, 59, 999_999_999, time.UTC), "9999-12-31"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts []func(*keys.TimeOptions)
@@ -53,15 +60,22 @@ func TestTimeEncoding(t *testing.T) {
 			}
 			got, err := c.Parse(tc.want, '#')
 			wantErr(t, err, nil)
-			if want := tc.t.Add(-(time.Duration(tc.t.Nanosecond()) % unit(tc.p))); !got.Equal(want) || got.Location() != time.UTC {
+			if want := truncate(tc.p, tc.t); !got.Equal(want) || got.Location() != time.UTC {
 				t.Fatalf("Parse(%s) = %v, want %v in UTC", tc.want, got, want)
 			}
 		})
 	}
 }
 
-func unit(p keys.Precision) time.Duration {
-	return map[keys.Precision]time.Duration{keys.Second: time.Second, keys.Milli: time.Millisecond, keys.Micro: time.Microsecond, keys.Nano: 1}[p]
+// truncate is t at precision p, by package time's own arithmetic: the
+// oracle for the codec's truncation.
+func truncate(p keys.Precision, t time.Time) time.Time {
+	if p == keys.Day {
+		y, m, d := t.UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	}
+	unit := map[keys.Precision]time.Duration{keys.Second: time.Second, keys.Milli: time.Millisecond, keys.Micro: time.Microsecond, keys.Nano: 1}[p]
+	return t.Add(-(time.Duration(t.Nanosecond()) % unit))
 }
 
 func TestTimeRefuses(t *testing.T) {
@@ -109,9 +123,19 @@ func TestTimeRefuses(t *testing.T) {
 	}
 	_, err := keys.Time(keys.Second, keys.WithZ).Parse("2026-06-23T00:00:00X", '#')
 	wantErr(t, err, keys.ErrMalformed)
+	day := keys.Time(keys.Day)
+	for _, s := range []string{"", "2019-07-1", "2019-07-01T00:00:00", "2019-07-01Z", "2019-02-29", "2019-13-01", "2019-07-00", "2019/07/01", "+019-07-01", "２019-07-1"} {
+		t.Run("decode day "+s, func(t *testing.T) {
+			if _, err := day.Parse(s, '#'); err == nil {
+				t.Fatalf("Parse(%q) accepted", s)
+			}
+		})
+	}
 }
 
 func TestTimeDefinition(t *testing.T) {
+	_, err := keys.NewKey1(keys.Time(keys.Day, keys.WithZ))
+	wantErr(t, err, keys.ErrDefinition)
 	for _, p := range []keys.Precision{0, keys.Nano + 1} {
 		_, err := keys.NewKey1(keys.Time(p))
 		wantErr(t, err, keys.ErrDefinition)
@@ -120,7 +144,7 @@ func TestTimeDefinition(t *testing.T) {
 		_, err = keys.Time(p).Parse("2019-07-01T00:00:00", '#')
 		wantErr(t, err, keys.ErrDefinition)
 	}
-	for p, want := range map[keys.Precision]string{keys.Second: "second", keys.Nano: "nano", 9: "Precision(9)"} {
+	for p, want := range map[keys.Precision]string{keys.Day: "day", keys.Second: "second", keys.Nano: "nano", 9: "Precision(9)"} {
 		if p.String() != want {
 			t.Errorf("String() = %q, want %q", p.String(), want)
 		}
@@ -135,8 +159,8 @@ func FuzzTime(f *testing.F) {
 	f.Add(int64(-1), int64(500000000), int64(0), int64(0), uint8(1), int32(19800), "1969-12-31T23:59:59.500")
 	f.Add(int64(951782400), int64(0), int64(951868800), int64(0), uint8(0), int32(50400), "2000-02-29T00:00:00Z")
 	f.Fuzz(func(t *testing.T, s1, n1, s2, n2 int64, p8 uint8, offset int32, raw string) {
-		p := precisions[p8%4]
-		z := p8&4 != 0
+		p := precisions[int(p8)%len(precisions)]
+		z := p8&8 != 0 && p != keys.Day
 		var opts []func(*keys.TimeOptions)
 		layout := layouts[p]
 		if z {
@@ -165,13 +189,13 @@ func FuzzTime(f *testing.F) {
 			}
 			back, err := c.Parse(string(v.enc), '#')
 			wantErr(t, err, nil)
-			if !back.Equal(u.Add(-(time.Duration(u.Nanosecond()) % unit(p)))) {
+			if !back.Equal(truncate(p, u)) {
 				t.Fatalf("round trip of %v: %v", v.t, back)
 			}
 		}
 		if errx == nil && erry == nil {
-			xt := x.Add(-(time.Duration(x.Nanosecond()) % unit(p)))
-			yt := y.Add(-(time.Duration(y.Nanosecond()) % unit(p)))
+			xt := truncate(p, x)
+			yt := truncate(p, y)
 			if sign(xt.Compare(yt)) != sign(strings.Compare(string(ex), string(ey))) {
 				t.Fatalf("order of %v, %v not preserved: %s, %s", x, y, ex, ey)
 			}
