@@ -133,6 +133,19 @@ func (t *Table) indexNames() []string {
 	return out
 }
 
+// EntityAttributes returns the attributes of the T of the entity type
+// registered on the table as name (its fields, as [Entity.Attributes]
+// returns them), and whether one is. An item read from an index decodes
+// into a whole T only when the index holds each of them: the query package
+// uses it to tell, in a mixed collection read through an index that
+// projects some attributes, the items of the types it holds whole.
+func (t *Table) EntityAttributes(name string) ([]string, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	r, ok := t.entities[name]
+	return slices.Clone(r.fields), ok
+}
+
 // EntitiesIn returns the entity types registered on the table whose items
 // can be in the index called index ("" for the table itself, which holds
 // them all), each with the attributes of its T (its fields, as

@@ -104,3 +104,22 @@ func TestEntitiesIn(t *testing.T) {
 		}
 	}
 }
+
+// EntityAttributes gives the attributes of every registered entity type,
+// whatever index its items can be in, and nothing for another name.
+func TestEntityAttributes(t *testing.T) {
+	s := newShop(t, "")
+	for name, want := range map[string][]string{"ORDER": s.orders.Attributes(), "CUSTOMER": s.customers.Attributes()} {
+		got, ok := s.table.EntityAttributes(name)
+		if !ok || !reflect.DeepEqual(got, want) || len(got) == 0 {
+			t.Errorf("%s: got %v, %v, want %v", name, got, ok, want)
+		}
+		got[0] = "changed" // a copy of the caller's
+		if again, _ := s.table.EntityAttributes(name); again[0] == "changed" {
+			t.Errorf("%s: the result shares the registry's slice", name)
+		}
+	}
+	if got, ok := s.table.EntityAttributes("RETIRED"); ok || got != nil {
+		t.Errorf("RETIRED: got %v, %v", got, ok)
+	}
+}

@@ -43,7 +43,7 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
 				addCapacity(cc, p.opts.Capacity)
 				for i, it := range items {
-					v, err := q.decodeItem(it, p.typed)
+					v, err := q.decodeItem(it, p.decoding)
 					if err != nil {
 						itemErr = p.decodeError("Query", it, err, true)
 						return i, true

@@ -29,8 +29,9 @@ type plan struct {
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
 	keyAttrs []keyfirst.Attribute
-	// typed reports that the index holds the entity-type attribute.
-	typed bool
+	// decoding is what each item's decoding needs to know of the index
+	// (see reads.check).
+	decoding decoding
 	// partition is the index's partition key (the query's value of each
 	// of its attributes is in exprValues: see partitionValue).
 	partition []keyfirst.Attribute
@@ -128,7 +129,7 @@ func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	}
 	f := failer{table: p.table, index: p.index}
 	ks := sh.ks
-	p.keyAttrs, p.typed = sh.keyAttrs, sh.typed
+	p.keyAttrs, p.decoding = sh.keyAttrs, sh.decoding
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
 	values := q.partition

@@ -65,6 +65,20 @@
 // fetch the rest of an LSI's items from the table, at the price of a
 // second read per item; keyfirst does not do it behind the caller's back).
 //
+// Whether an item is whole is decided by the projection, not by the item:
+// a T read from an index is whole when the index holds every attribute of
+// T's current definition (every field, omitempty ones included). Then an
+// attribute the item lacks is one the table's item lacks too (an omitempty
+// field left empty), and the T is what a read of the table gives; where
+// the index does not hold one, nothing in the item tells an attribute left
+// out by the projection from one absent. The index may also hold items
+// that the current definitions do not put there: written by an older
+// definition (under an attribute a field used to be stored under) or
+// tagged by another program. An entity read stops at such an item of
+// another type ([*DecodeError]), and at none of its own type, which the
+// index holds whole; a collection delivers an item of a type the index
+// does not hold whole as an [Unknown], never as a partial T.
+//
 // [View] reads what such an index holds, or fewer attributes of whole
 // items, into P, a struct of the caller's:
 //
@@ -105,9 +119,11 @@
 //
 // A table lives longer than its code: it may hold items of an entity type
 // no longer registered, or that keyfirst did not write. A [Collection]
-// delivers such an item as an [Unknown] (its type and attributes), for the
-// type switch to handle: it counts as an item for the limit and the cursor
-// moves past it, so it neither vanishes nor blocks the collection. An
+// delivers such an item as an [Unknown] (its type and attributes), and so
+// an item of a registered type read through an index that does not hold
+// all of that type (see above), for the type switch to handle: it counts
+// as an item for the limit and the cursor moves past it, so it neither
+// vanishes nor blocks the collection. An
 // entity read ([Of]) that meets an item of another entity type, and any
 // read that meets an attribute that does not fit its field, stops before
 // the item with a [*DecodeError]: the page's cursor resumes at the item

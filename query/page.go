@@ -78,7 +78,7 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 				page.Items = make([]T, 0, len(items))
 			}
 			for i, it := range items {
-				v, err := q.decodeItem(it, p.typed)
+				v, err := q.decodeItem(it, p.decoding)
 				if err != nil {
 					decodeErr = p.decodeError("Query", it, err, true)
 					page.raw = keepRaw(page.raw, items[:i])

@@ -14,18 +14,29 @@ import (
 	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
-// Unknown is an item of a mixed collection ([Collection]) whose
-// entity-type attribute names no entity type registered on the table: an
-// item of a retired type, or one that keyfirst did not write. It is
-// delivered as stored (as the index projects it, on an index) instead of
-// being dropped or stopping the read: it counts as an item for
-// [Query.Limit], and the cursor after it moves past it. A type switch over
-// a collection's items handles it like any other type:
+// Unknown is an item of a mixed collection ([Collection]) that does not
+// decode into the Go type of an entity registered on the table: its
+// entity-type attribute names no registered type (an item of a retired
+// type, or one that keyfirst did not write), or names one of which the
+// index read does not hold every attribute. The latter is an item that,
+// by its type's current definition, cannot be in the index (written by an
+// older definition, or tagged by another program): decoded, it would be a
+// T with the attributes the index lacks left zero, which a write would
+// take for the whole item. It is delivered as stored (as the index
+// projects it, on an index) instead of being dropped or stopping the read:
+// it counts as an item for [Query.Limit], and the cursor after it moves
+// past it. A type switch over a collection's items handles it like any
+// other type:
 //
 //	case query.Unknown:
 //		log.Printf("legacy %q item %v", v.Type, v.Item["SK"])
+//
+// To read an Unknown of a registered type whole, get it from the table by
+// its key (Item holds the table's key attributes).
 type Unknown struct {
 	// Type is the item's entity-type attribute; empty when it has none.
+	// It names a registered entity type only when the index read does not
+	// hold every attribute of that type.
 	Type string
 	// Item is the item's attributes.
 	Item map[string]types.AttributeValue
@@ -117,7 +128,10 @@ func entityReads[T any](e *keyfirst.Entity[T]) reads {
 // collectionSource reads whole items of every entity type registered on
 // t; an item of another type is an Unknown.
 func collectionSource(t *keyfirst.Table, optFns []func(*Options)) *source[any] {
-	decode := func(item map[string]types.AttributeValue, _ bool) (any, error) {
+	decode := func(item map[string]types.AttributeValue, d decoding) (any, error) {
+		if d.partial && !d.whole[t.EntityType(item)] {
+			return Unknown{Type: t.EntityType(item), Item: item}, nil
+		}
 		v, err := t.Decode(item)
 		if errors.Is(err, keyfirst.ErrUnknownEntityType) {
 			return Unknown{Type: t.EntityType(item), Item: item}, nil
@@ -138,9 +152,9 @@ func viewSource[P, T any](src *source[T]) *source[P] {
 		r.attrs = c.Names()
 	}
 	t := src.table
-	decode := func(item map[string]types.AttributeValue, typed bool) (P, error) {
+	decode := func(item map[string]types.AttributeValue, d decoding) (P, error) {
 		var out P
-		if got := t.EntityType(item); typed && got != r.entity {
+		if got := t.EntityType(item); d.typed && got != r.entity {
 			return out, &keyfirst.EntityTypeError{Want: r.entity, Got: got}
 		}
 		if err := c.Decode(item, reflect.ValueOf(&out).Elem()); err != nil {
@@ -193,15 +207,38 @@ func (h holdings) missing(names []string) []string {
 	return out
 }
 
+// decoding is what the decoding of each item of a checked read needs to
+// know of the index it reads.
+type decoding struct {
+	// typed reports that the index holds the entity-type attribute.
+	typed bool
+	// partial reports that the index does not hold every attribute of
+	// every item (an INCLUDE or KEYS_ONLY projection); whole then names,
+	// for a collection, the entity types of which it holds every
+	// attribute by their current definitions: only their items decode
+	// into their T.
+	partial bool
+	whole   map[string]bool
+}
+
 // check refuses a read of index ks that cannot decode what r decodes: an
-// entity read or a collection whose items the index does not project
-// whole, a view with a field the index does not hold. It returns the
-// attributes to project (nil: all that the index holds) and whether the
-// index holds the entity-type attribute.
-func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []keyfirst.Attribute) (names []string, typed bool, err error) {
+// entity read of a T the index does not project whole, a collection of
+// which an entity type that can be in the index is not projected whole,
+// a view with a field the index does not hold. It returns the attributes
+// to project (nil: all that the index holds) and what decoding each item
+// needs to know.
+//
+// Whether an item is whole is decided by the projection, never by the
+// item: where the index holds every attribute of T, one the item lacks is
+// one it lacks in the table too (an omitempty field left empty); where it
+// does not, nothing in the item tells an attribute not projected from one
+// absent. A collection's item of a type the index does not hold whole (a
+// type that, by its current definition, cannot be in the index: written
+// by an older definition, or tagged by another program) is an Unknown.
+func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttrs []keyfirst.Attribute) (names []string, d decoding, err error) {
 	h := holdingsOf(ks, keyAttrs)
 	typeAttr := t.TypeAttribute()
-	typed = h.has(typeAttr)
+	d = decoding{typed: h.has(typeAttr), partial: !h.all}
 	const advice = "read the attributes it holds into a struct of your own with query.View[P](q) (query.ScanView for a scan), " +
 		"project ALL (or INCLUDE every attribute) on the index, or read the table"
 	switch r.kind {
@@ -210,33 +247,38 @@ func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttr
 			break
 		}
 		if miss := h.missing(append(r.attributes(), typeAttr)); len(miss) > 0 {
-			return nil, false, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
+			return nil, d, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
 				"%s; an item of %q read through it lacks %s, so it would decode into a partial value that a write "+
 					"would take for a whole item (erasing what it lacks): %s", h.what, r.entity, strings.Join(quoted(miss), ", "), advice), nil)
 		}
 	case readCollection:
-		if !typed {
-			return nil, false, f.fail(typeAttr, ProblemProjection, fmt.Sprintf(
+		if !d.typed {
+			return nil, d, f.fail(typeAttr, ProblemProjection, fmt.Sprintf(
 				"%s; without the entity-type attribute a collection cannot tell the types of its items: %s", h.what, advice), nil)
 		}
 		if h.all {
 			break
 		}
-		entities := t.EntitiesIn(ks.IndexName)
+		in := t.EntitiesIn(ks.IndexName)
+		d.whole = map[string]bool{}
 		for _, name := range t.EntityTypes() {
-			attrs, in := entities[name]
-			if miss := h.missing(attrs); in && len(miss) > 0 {
-				return nil, false, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
+			attrs, _ := t.EntityAttributes(name)
+			miss := h.missing(attrs)
+			if _, can := in[name]; can && len(miss) > 0 {
+				return nil, d, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
 					"%s; items of %q can be in the index and would lack %s, so they would decode into partial values that a "+
 						"write would take for whole items: %s", h.what, name, strings.Join(quoted(miss), ", "), advice), nil)
+			}
+			if len(miss) == 0 {
+				d.whole[name] = true
 			}
 		}
 	case readView:
 		if r.err != nil {
-			return nil, false, f.fail("", ProblemProjection, "a view decodes into a struct type: declare P as a struct of the attributes to read", r.err)
+			return nil, d, f.fail("", ProblemProjection, "a view decodes into a struct type: declare P as a struct of the attributes to read", r.err)
 		}
 		if miss := h.missing(r.attributes()); len(miss) > 0 {
-			return nil, false, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
+			return nil, d, f.fail(miss[0], ProblemProjection, fmt.Sprintf(
 				"%s; the view's fields %s are not among them and would always read as zero values: drop them from P, or add them "+
 					"to the index's projection", h.what, strings.Join(quoted(miss), ", ")), nil)
 		}
@@ -244,13 +286,13 @@ func (r reads) check(f failer, t *keyfirst.Table, ks keyfirst.KeySchema, keyAttr
 		for _, a := range keyAttrs {
 			names = append(names, a.Name)
 		}
-		typed = typed && r.entity != ""
-		if typed {
+		d.typed = d.typed && r.entity != ""
+		if d.typed {
 			names = append(names, typeAttr)
 		}
-		return dedupe(names), typed, nil
+		return dedupe(names), d, nil
 	}
-	return nil, typed, nil
+	return nil, d, nil
 }
 
 // dedupe drops the repeats of names, keeping the first of each.

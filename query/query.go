@@ -61,10 +61,9 @@ type spec struct {
 type source[T any] struct {
 	table *keyfirst.Table
 	// entity decodes the items of an entity read; decode those of the
-	// others (typed reports that the index holds the entity-type
-	// attribute, see reads.check).
+	// others, told what the index holds (see reads.check).
 	entity *keyfirst.Entity[T]
-	decode func(item map[string]types.AttributeValue, typed bool) (T, error)
+	decode func(item map[string]types.AttributeValue, d decoding) (T, error)
 	opts   []func(*Options)
 	reads  reads
 }
@@ -108,8 +107,10 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 // the Go type of its entity (a T, not a *T), for a type switch; an item
 // whose entity type is not registered on t arrives as an [Unknown]. The
 // index read must hold the entity-type attribute and every attribute of
-// each entity type that can be in it. optFns apply to every call of the
-// query.
+// each entity type that can be in it; an item of another type that it
+// holds anyway (written by an older definition, or by another program)
+// arrives as an [Unknown] when the index does not hold every attribute of
+// its type. optFns apply to every call of the query.
 func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
 	if t == nil {
 		return Query[any]{}
@@ -227,17 +228,17 @@ func (q *Query[T]) source() *source[T] {
 }
 
 // decodeItem decodes one item read.
-func (q *Query[T]) decodeItem(item map[string]types.AttributeValue, typed bool) (T, error) {
+func (q *Query[T]) decodeItem(item map[string]types.AttributeValue, d decoding) (T, error) {
 	if q.entity != nil {
 		return q.entity.Decode(item)
 	}
-	return q.src.decodeItem(item, typed)
+	return q.src.decodeItem(item, d)
 }
 
 // decodeItem decodes one item read.
-func (s *source[T]) decodeItem(item map[string]types.AttributeValue, typed bool) (T, error) {
+func (s *source[T]) decodeItem(item map[string]types.AttributeValue, d decoding) (T, error) {
 	if s.entity != nil {
 		return s.entity.Decode(item)
 	}
-	return s.decode(item, typed)
+	return s.decode(item, d)
 }

@@ -123,11 +123,11 @@ func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
 		return nil, f.fail("", ProblemConsistentRead, "a GSI is eventually consistent only: drop ConsistentRead", nil)
 	}
 	p.keyAttrs = keyAttributes(t, ks)
-	names, typed, err := s.src.reads.check(f, t, ks, p.keyAttrs)
+	names, d, err := s.src.reads.check(f, t, ks, p.keyAttrs)
 	if err != nil {
 		return nil, err
 	}
-	p.typed = typed
+	p.decoding = d
 	p.input = dynamodb.ScanInput{
 		TableName:              aws.String(p.table),
 		IndexName:              aws.String(p.index),
@@ -233,7 +233,7 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 				return
 			}
 			for _, it := range b.items {
-				v, err := s.src.decodeItem(it, p.typed)
+				v, err := s.src.decodeItem(it, p.decoding)
 				if err != nil {
 					yield(zero, p.decodeError("Scan", it, err, false))
 					return

@@ -37,10 +37,10 @@ type indexShape struct {
 	ks                   keyfirst.KeySchema
 	// keyAttrs is the key of an item in the index (see keyAttributes).
 	keyAttrs []keyfirst.Attribute
-	// names is the projection (nil: what the index holds); typed reports
-	// that the index holds the entity-type attribute (see reads.check).
-	names []string
-	typed bool
+	// names is the projection (nil: what the index holds); decoding is
+	// what each item's decoding needs to know (see reads.check).
+	names    []string
+	decoding decoding
 	// registered is, for a collection read through an index that does not
 	// project whole items, the number of entity types registered on the
 	// table when the shape was checked: a new one can make the read
@@ -182,7 +182,7 @@ func newIndexShape(t *keyfirst.Table, index string, r reads) (*indexShape, error
 		// shape checked again, never trusted unchecked.
 		sh.registered = len(t.EntityTypes())
 	}
-	if sh.names, sh.typed, err = r.check(f, t, ks, sh.keyAttrs); err != nil {
+	if sh.names, sh.decoding, err = r.check(f, t, ks, sh.keyAttrs); err != nil {
 		return nil, err
 	}
 	sh.bind = bindingPrefix("Query", sh.table, index, ks.PartitionKey)
