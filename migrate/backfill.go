@@ -6,12 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -107,8 +107,17 @@ type Backfill struct {
 	// and skipped. At least one.
 	Entities []Target
 	// WCU is the write budget, in write capacity units per second
-	// (table and indexes together, as DynamoDB counts them): the writes
-	// never consume more on average. Required: a positive number.
+	// (table and indexes together, as DynamoDB counts them), [MinWCU]
+	// to [MaxWCU]. Required. It bounds the average and the burst: over
+	// any interval of T seconds, the writes it releases consume at most
+	// WCU*T plus the larger of WCU*[BurstWindow] (a tenth of a second's
+	// worth, what the budget saves while the writes pause) and the
+	// largest write. Each write is charged its estimate before it is
+	// sent, and afterwards what DynamoDB reports beyond it: a write
+	// that consumes more than estimated (none does when the estimate is
+	// right, see [sparse.Estimator]) adds its excess to the interval, one
+	// write per segment at most; one that consumes less (refused by its
+	// condition) is not refunded.
 	WCU float64
 	// Segments is the number of parallel Scan segments (default
 	// [DefaultSegments]; 1 to [MaxSegments]). A resumed backfill keeps
@@ -190,10 +199,12 @@ func (b *Backfill) start() (*runner, error) {
 		return fail(ConfigNoTable, "", "set Backfill.Table to the table (a binding of its description, Table.Named)")
 	case b.Name == "":
 		return fail(ConfigNoName, "", "name the backfill after the change it brings: a checkpoint is bound to it")
+	case !utf8.ValidString(b.Name):
+		return fail(ConfigName, "", fmt.Sprintf("name %q is not valid UTF-8: its checkpoint would not read back as the same name", b.Name))
 	case len(b.Entities) == 0:
 		return fail(ConfigNoEntities, "", "give the entity types to bring up to date: migrate.Entity(orders)")
-	case !(b.WCU > 0) || math.IsInf(b.WCU, 0):
-		return fail(ConfigBudget, "", fmt.Sprintf("%v write capacity units per second; give the budget the table can spare, a positive number", b.WCU))
+	case !(b.WCU >= MinWCU && b.WCU <= MaxWCU):
+		return fail(ConfigBudget, "", fmt.Sprintf("%v write capacity units per second; give the budget the table can spare, %v to %v", b.WCU, MinWCU, MaxWCU))
 	case b.Segments < 0 || b.Segments > MaxSegments:
 		return fail(ConfigSegments, "", fmt.Sprintf("%d segments, the range is 1 to %d (0: %d, or the checkpoint's)", b.Segments, MaxSegments, DefaultSegments))
 	case b.PageSize < 0 || b.ProgressEvery < 0 || b.MaxConflicts < 0:
@@ -379,7 +390,7 @@ func (r *runner) progress() Progress {
 	p.Total.add(p.Counts)
 	p.PerSecond = perSecond(float64(p.Scanned), p.Elapsed)
 	if left := r.tableItems - p.Total.Scanned; left > 0 && p.PerSecond > 0 && !r.cp.Done() {
-		p.Left = time.Duration(float64(left) / p.PerSecond * float64(time.Second))
+		p.Left = durationOf(float64(left) / p.PerSecond)
 	}
 	return p
 }
@@ -540,7 +551,7 @@ func (r *runner) item(ctx context.Context, api API, item map[string]types.Attrib
 
 // write refreshes item within the budget: it reserves the write's
 // estimated units (1 without an estimate), retries while DynamoDB
-// throttles, and charges what the write consumed. The write itself is
+// throttles, and charges what the write consumed beyond them. The write itself is
 // not cancelled with ctx, so that the checkpoint knows whether it
 // happened.
 func (r *runner) write(ctx context.Context, api API, t *target, item map[string]types.AttributeValue, cost *sparse.Cost) (keyfirst.RefreshResult, error) {
@@ -562,7 +573,7 @@ func (r *runner) write(ctx context.Context, api API, t *target, item map[string]
 	if res.Outcome == keyfirst.RefreshConflicted && cost != nil {
 		consumed = float64(cost.TableWCU) // refused by its condition: billed, not reported
 	}
-	r.budget.adjust(consumed - reserved)
+	r.budget.charge(consumed - reserved)
 	r.mu.Lock()
 	r.report.ConsumedWCU += consumed
 	r.mu.Unlock()

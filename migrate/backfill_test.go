@@ -513,6 +513,17 @@ func TestBadInputs(t *testing.T) {
 		{"budget 0", func(b *migrate.Backfill) { b.WCU = 0 }, config(migrate.ConfigBudget)},
 		{"budget negative", func(b *migrate.Backfill) { b.WCU = -5 }, config(migrate.ConfigBudget)},
 		{"budget NaN", func(b *migrate.Backfill) { b.WCU = math.NaN() }, config(migrate.ConfigBudget)},
+		{"budget infinite", func(b *migrate.Backfill) { b.WCU = math.Inf(1) }, config(migrate.ConfigBudget)},
+		// Positive and finite, but a wait of 1/WCU seconds per unit overflows
+		// time.Duration: written at full speed before the range was checked.
+		{"budget 1e-10", func(b *migrate.Backfill) { b.WCU = 1e-10 }, config(migrate.ConfigBudget)},
+		{"budget 1e-300", func(b *migrate.Backfill) { b.WCU = 1e-300 }, config(migrate.ConfigBudget)},
+		{"budget 5e-324", func(b *migrate.Backfill) { b.WCU = 5e-324 }, config(migrate.ConfigBudget)},
+		{"budget under the minimum", func(b *migrate.Backfill) { b.WCU = math.Nextafter(migrate.MinWCU, 0) }, config(migrate.ConfigBudget)},
+		{"budget over the maximum", func(b *migrate.Backfill) { b.WCU = math.Nextafter(migrate.MaxWCU, math.Inf(1)) }, config(migrate.ConfigBudget)},
+		// Its checkpoint would read "bf-\uFFFD" after a JSON round trip, and
+		// refuse to resume it.
+		{"name not UTF-8", func(b *migrate.Backfill) { b.Name = "bf-\xff" }, config(migrate.ConfigName)},
 		{"no table", func(b *migrate.Backfill) { b.Table = nil }, config(migrate.ConfigNoTable)},
 		{"no name", func(b *migrate.Backfill) { b.Name = "" }, config(migrate.ConfigNoName)},
 		{"no entity", func(b *migrate.Backfill) { b.Entities = nil }, config(migrate.ConfigNoEntities)},

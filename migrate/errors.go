@@ -34,9 +34,10 @@ const (
 	ConfigNoEntities                               // no entity to bring up to date, or a zero Target
 	ConfigOtherTable                               // an entity bound to another table than Backfill.Table
 	ConfigDuplicateEntity                          // one entity type given twice
-	ConfigBudget                                   // WCU is not a positive finite number
+	ConfigBudget                                   // WCU is not a number from MinWCU to MaxWCU
 	ConfigSegments                                 // Segments out of range, or other than the checkpoint's
-	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts)
+	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts, CursorKey)
+	ConfigName                                     // Backfill.Name is not valid UTF-8
 )
 
 var configProblemText = map[ConfigProblem]string{
@@ -48,6 +49,7 @@ var configProblemText = map[ConfigProblem]string{
 	ConfigBudget:          "invalid write budget",
 	ConfigSegments:        "invalid segments",
 	ConfigOption:          "invalid option",
+	ConfigName:            "invalid name",
 }
 
 // String describes the problem.
