@@ -277,9 +277,10 @@ func TestShardCountThreeToEight(t *testing.T) {
 }
 
 // TestCancelAndResume: a backfill cancelled after 100 writes stops with
-// the context's error and an exact checkpoint; the checkpoint, serialised
-// and read back as after a restart, resumes a new Backfill (new entity
-// bindings) that does the rest: every item is scanned once over the two
+// the context's error and an exact checkpoint, signed; the checkpoint,
+// serialised and read back as after a restart, is refused by a backfill
+// without the key and resumes a new Backfill (new entity bindings, the
+// key) that does the rest: every item is scanned once over the two
 // runs and every stale item written exactly once. A third run from the
 // finished checkpoint reads nothing. No goroutine outlives a run.
 func TestCancelAndResume(t *testing.T) {
@@ -299,7 +300,8 @@ func TestCancelAndResume(t *testing.T) {
 	}
 	var progress []migrate.Progress
 	b := &migrate.Backfill{Name: "orders-status-first", Table: first.table, Entities: []migrate.Target{migrate.Entity(first.orders)},
-		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond}
+		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond,
+		CursorKey: cursorKey}
 	report, err := b.Run(ctx, api)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
@@ -325,6 +327,11 @@ func TestCancelAndResume(t *testing.T) {
 	}
 	b2 := &migrate.Backfill{Name: "orders-status-first", Table: second.table, Entities: []migrate.Target{migrate.Entity(second.orders)},
 		WCU: 5000, PageSize: 10, Resume: &cp, Progress: func(p migrate.Progress) { t.Log(p) }}
+	var ce *migrate.CheckpointError
+	if _, err := b2.Run(ctx, noCalls{T: t}); !errors.As(err, &ce) || ce.Problem != migrate.CheckpointTampered {
+		t.Fatalf("the signed checkpoint to a backfill without the key: %v", err)
+	}
+	b2.CursorKey = cursorKey
 	rest := run(t, b2, api)
 	t.Logf("resumed: %+v", rest.Counts)
 	if !rest.Checkpoint.Done() {
@@ -351,7 +358,7 @@ func TestCancelAndResume(t *testing.T) {
 
 	scans := api.scans.Load()
 	again := run(t, &migrate.Backfill{Name: "orders-status-first", Table: second.table, Entities: []migrate.Target{migrate.Entity(second.orders)},
-		WCU: 5000, Resume: rest.Checkpoint}, api)
+		WCU: 5000, Resume: rest.Checkpoint, CursorKey: cursorKey}, api)
 	if api.scans.Load() != scans || again.Scanned != 0 {
 		t.Errorf("a finished checkpoint scanned again: %d scans, %+v", api.scans.Load()-scans, again.Counts)
 	}
@@ -460,12 +467,12 @@ func TestThrottlingBacksOff(t *testing.T) {
 	cur := release(t, statusFirst, name)
 	api := newCounting(client)
 	var throttled atomic.Int64
-	api.throttle = func(op string, n int64) bool {
+	api.inject = func(op string, n int64) error {
 		if n%3 == 1 { // the first of every three requests
 			throttled.Add(1)
-			return true
+			return errThrottled
 		}
-		return false
+		return nil
 	}
 	report := run(t, &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
 		WCU: 5000, Segments: 2, PageSize: 10}, api)
@@ -534,6 +541,7 @@ func TestBadInputs(t *testing.T) {
 		{"entity twice", func(b *migrate.Backfill) { b.Entities = append(b.Entities, migrate.Entity(cur.orders)) }, config(migrate.ConfigDuplicateEntity)},
 		{"segments", func(b *migrate.Backfill) { b.Segments = migrate.MaxSegments + 1 }, config(migrate.ConfigSegments)},
 		{"page size", func(b *migrate.Backfill) { b.PageSize = -1 }, config(migrate.ConfigOption)},
+		{"short cursor key", func(b *migrate.Backfill) { b.CursorKey = []byte("0123456789abcde") }, config(migrate.ConfigOption)},
 		{"checkpoint of another table", func(b *migrate.Backfill) {
 			b.Table, b.Entities, b.Resume = other.table, []migrate.Target{migrate.Entity(other.orders)}, cp
 		}, checkpoint(migrate.CheckpointTable)},
@@ -555,7 +563,7 @@ func TestBadInputs(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	for _, data := range []string{"{", `{"format":2,"table":"t","name":"n","definition":"d","segments":[{}]}`,
+	for _, data := range []string{"{", `{"format":3,"table":"t","name":"n","definition":"d","segments":[{}]}`,
 		`{"format":1,"table":"t","name":"n","definition":"d","segments":[{"last":{"PK":{"S":"a","N":"1"}}}]}`, `{"format":1}`} {
 		if _, err := migrate.ParseCheckpoint([]byte(data)); !checkpoint(migrate.CheckpointCorrupt)(err) {
 			t.Errorf("ParseCheckpoint(%s): %v", data, err)

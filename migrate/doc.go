@@ -92,20 +92,26 @@
 // in the busiest two, for bounds of 44 and 84 (63 and 119 when the
 // bucket held a second's worth).
 //
-// A checkpoint is bound to the table, to the backfill's Name, to the
-// entity definitions (what keyfirst can see of them: type names,
-// attributes, version, indexes) and to the mode; another one is refused
-// with a [*CheckpointError] before any request. keyfirst cannot see inside
-// the functions that derive the attributes (a shard count, the order of
-// a composite key's segments): name each backfill after its change.
+// A checkpoint is bound to the table, to the backfill's Name (valid
+// UTF-8, so that it reads back the same), to the entity definitions (what
+// keyfirst can see of them: type names, attributes, version, indexes) and
+// to the mode; another one is refused with a [*CheckpointError] before
+// any request. keyfirst cannot see inside the functions that derive the
+// attributes (a shard count, the order of a composite key's segments):
+// name each backfill after its change. It is sealed as strictly as a
+// query cursor, with the same key option: with [Backfill.CursorKey], an
+// HMAC-SHA256, so that a checkpoint changed by hand (a segment dropped, a
+// resume key moved on) or unsigned is refused; without it, a SHA-256
+// checksum, which refuses a damaged or edited checkpoint but not a forged
+// one. Every resume key must be a key of the table, its names and types.
 //
 // # Errors
 //
 // A Backfill that cannot run (no budget, an entity bound to another
 // table, ...) is a [*ConfigError] ([ErrInvalidBackfill]); a checkpoint
-// that does not fit, a [*CheckpointError] ([ErrCheckpoint]); both before
-// any request. An item that cannot be brought up to date is a [*Failure]
-// ([ErrItemFailed]) with its key and cause, reported without stopping
-// the run unless StopOnFailure. A request that fails otherwise than by
+// that does not fit, cannot be read or was changed, a [*CheckpointError]
+// ([ErrCheckpoint]); both before any request. An item that cannot be
+// brought up to date is a [*Failure] ([ErrItemFailed]) with its key and
+// cause, reported without stopping the run unless StopOnFailure. A request that fails otherwise than by
 // throttling or by its condition stops the run with its error.
 package migrate
