@@ -29,8 +29,10 @@ type ReshardAPI interface {
 // before any request. With a CursorKey among the shard queries' options
 // ([ReshardOptions.Query]) it is signed with HMAC-SHA256, and a changed or
 // unsigned one is refused with [query.ErrCursorTampered]: a hand-edited
-// shard number cannot skip shards. The empty Checkpoint starts from shard
-// 0.
+// shard number cannot skip shards. Signed or not, a checkpoint is the one
+// encoding of its position that a pass writes: another (a field dropped,
+// repeated or reordered) is refused with [query.ErrCursorMalformed]. The
+// empty Checkpoint starts from shard 0.
 type Checkpoint string
 
 // checkpointPayload is what a Checkpoint holds.
@@ -255,7 +257,11 @@ func (x *Index[T, S]) checkpoint(table string, i int, c query.Cursor, secret []b
 
 // openCheckpoint decodes c for a pass of this index on table. The table
 // is checked here, not only by the query cursor the checkpoint holds: a
-// checkpoint at the start of a shard holds none.
+// checkpoint at the start of a shard holds none. And c must be the one
+// encoding of its payload that checkpoint writes: a field dropped (the
+// query cursor, the shard number, which decode as the start of a shard
+// or shard 0), added twice, reordered or spaced out is an edit, refused
+// unsigned too.
 func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint, secret []byte) (checkpointPayload, error) {
 	var p checkpointPayload
 	if c == "" {
@@ -270,6 +276,9 @@ func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint, secret []byte) 
 	if p.X != x.p.IndexName() || p.I < 0 || p.I >= len(x.read) || p.P != x.read[p.I] {
 		return p, fmt.Errorf("%w: the checkpoint is at shard %d (%q) of index %q, this one is %q and reads %d shards (%s..%s)",
 			query.ErrCursorMismatch, p.I, p.P, p.X, x.p.IndexName(), len(x.read), x.read[0], x.read[len(x.read)-1])
+	}
+	if x.checkpoint(table, p.I, query.Cursor(p.C), secret) != c {
+		return p, fmt.Errorf("%w: not a checkpoint as a pass writes it (a field missing, repeated or reordered)", query.ErrCursorMalformed)
 	}
 	return p, nil
 }

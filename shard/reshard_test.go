@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -237,6 +238,57 @@ func TestReshardBadInputs(t *testing.T) {
 			t.Errorf("%s: %v, want a *ReadError %s", c.name, err, c.problem)
 		}
 	}
+}
+
+// A checkpoint of a pass stopped inside its first shard resumes as
+// written, and every other encoding of it is refused with a *ReadError
+// (ReadCursor, query.ErrCursorMalformed) before any request, unsigned
+// too: its query cursor dropped (accepted before: the pass read the shard
+// again from its start), its shard number dropped, a field repeated, the
+// fields reordered or spaced out.
+func TestReshardCheckpointEdits(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 60)
+	st, err := open8.Reshard(ctx, r.during, r.client, shard.WithItems(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(string(st.Next))
+	if err != nil || !bytes.Contains(raw, []byte(`"i":0,`)) || bytes.Contains(raw, []byte(`"c":""`)) {
+		t.Fatalf("checkpoint %s (%v): want one inside shard 0", raw, err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		t.Fatal(err)
+	}
+	reordered, _ := json.Marshal(fields) // alphabetical: c, i, p, t, x
+	var spaced bytes.Buffer
+	if err := json.Indent(&spaced, raw, "", " "); err != nil {
+		t.Fatal(err)
+	}
+	cursor := fmt.Sprintf(`,"c":%q`, fields["c"])
+	for name, edited := range map[string][]byte{
+		"query cursor dropped": bytes.Replace(raw, []byte(cursor), nil, 1),
+		"shard number dropped": bytes.Replace(raw, []byte(`"i":0,`), nil, 1),
+		"a field repeated":     bytes.Replace(raw, []byte(`"i":0,`), []byte(`"i":0,"i":0,`), 1),
+		"fields reordered":     reordered,
+		"spaced out":           spaced.Bytes(),
+	} {
+		if bytes.Equal(edited, raw) {
+			t.Fatalf("%s: not an edit of %s", name, raw)
+		}
+		cp := shard.Checkpoint(base64.RawURLEncoding.EncodeToString(edited))
+		_, err := open8.Reshard(ctx, r.during, noCalls{T: t}, shard.WithCheckpoint(cp))
+		var re *shard.ReadError
+		if !errors.As(err, &re) || re.Problem != shard.ReadCursor || !errors.Is(err, query.ErrCursorMalformed) {
+			t.Errorf("%s (%s): %v, want a *ReadError ReadCursor, malformed", name, edited, err)
+		}
+	}
+	rest, err := open8.Reshard(ctx, r.during, r.client, shard.WithCheckpoint(st.Next))
+	if err != nil || rest.Next != "" || st.Moved+rest.Moved != r.expected {
+		t.Fatalf("resumed as written: %v, moved %d + %d of %d", err, st.Moved, rest.Moved, r.expected)
+	}
+	r.checkPlaced(t, ctx)
 }
 
 // firstCheckpoint is the first checkpoint a pass of ix through e reports
