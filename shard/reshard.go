@@ -125,8 +125,11 @@ const reshardPage = 100
 // It reads the shards one after the other, a page of 100 items at a
 // time; it stops at the first error, with the figures so far and the Next
 // that resumes after the last item finished (an item is finished when it
-// was on its shard, moved or gone). Cancel ctx to stop it; every item is
-// read again at most once after a resume. Bad input is a [*ReadError]
+// was on its shard, moved or gone). Cancel ctx to stop it: the item being
+// rewritten then is finished first (its read and write are not
+// cancelled), so that Next is exact however the pass stopped. After a
+// resume, the item it stopped at is read again, and so is an item moved
+// to a shard the pass reads later (on its shard there: no write). Bad input is a [*ReadError]
 // before any request: a nil entity or client, a negative Items, a
 // checkpoint of another table, index, count or shard, a changed or
 // unsigned checkpoint for a signed pass. An entity bound with another
@@ -172,6 +175,9 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			}
 			page, err := q.Limit(size).Page(ctx, client)
 			for i, v := range page.Items {
+				if cerr := ctx.Err(); cerr != nil {
+					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
+				}
 				moved, gone, mverr := x.place(ctx, e, client, part, v)
 				if mverr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: mverr}
@@ -208,7 +214,9 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 
 // place rewrites item v, read on partition part, when it is not on the
 // shard the current count gives it; gone reports that it was deleted in
-// the meantime.
+// the meantime. The rewrite is not cancelled with ctx: a write whose
+// answer a cancel lost may have been applied, and the checkpoint would
+// stand before an item already moved.
 func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, part string, v T) (moved, gone bool, err error) {
 	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
 		return false, false, nil
@@ -218,7 +226,7 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 		return false, false, err
 	}
 	// The stored item, read whole, is checked before it is written.
-	_, err = e.Modify(ctx, client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
+	_, err = e.Modify(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
 	if errors.Is(err, keyfirst.ErrNotFound) {
 		return false, true, nil
 	}
