@@ -592,3 +592,89 @@ func leakOptions() []goleak.Option {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop")}
 }
+
+// TestResumeAfterErrors: a backfill that stops on an error of the client
+// or on a cancelled context reports the checkpoint after the last item
+// it finished, however it stopped: each run resumes from the previous
+// one's checkpoint (through JSON), and over the runs every item is
+// scanned once and every stale item written exactly once. The runs stop
+// on a write failing, a Scan failing on a later page, the context
+// cancelled while a write is being sent (it completes and counts), and
+// the context cancelled while a Scan is being sent.
+func TestResumeAfterErrors(t *testing.T) {
+	t.Parallel()
+	client, name := liveShop(t)
+	seedOrders(t, client, release(t, dateFirst, name), 300)
+	cur := release(t, statusFirst, name)
+	api := newCounting(client)
+	errInjected := errors.New("injected by the test")
+	// at returns an inject that calls f on the n-th request of op of the
+	// run (the counts of api are over every run).
+	at := func(op string, n int64, f func() error) func() func(string, int64) error {
+		return func() func(string, int64) error {
+			base := map[string]int64{"Scan": api.scans.Load(), "UpdateItem": api.calls.Load()}
+			return func(o string, m int64) error {
+				if o == op && m-base[o] == n {
+					return f()
+				}
+				return nil
+			}
+		}
+	}
+	var cancel context.CancelFunc
+	fail := func() error { return errInjected }
+	cancelRun := func() error { cancel(); return nil }
+	runs := []struct {
+		name   string
+		inject func() func(string, int64) error
+		want   error
+	}{
+		{"a write fails", at("UpdateItem", 40, fail), errInjected},
+		{"a Scan fails on a later page", at("Scan", 6, fail), errInjected},
+		{"cancelled while a write is sent", at("UpdateItem", 25, cancelRun), context.Canceled},
+		{"cancelled while a Scan is sent", at("Scan", 5, cancelRun), context.Canceled},
+		{"to the end", func() func(string, int64) error { return nil }, nil},
+	}
+	var saved []byte
+	var total migrate.Counts
+	for _, r := range runs {
+		b := &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
+			WCU: 5000, Segments: 3, PageSize: 10}
+		if saved != nil {
+			cp, err := migrate.ParseCheckpoint(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Resume = cp
+		}
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		api.inject = r.inject()
+		report, err := b.Run(ctx, api)
+		cancel()
+		if r.want == nil && err != nil || r.want != nil && !errors.Is(err, r.want) {
+			t.Fatalf("%s: %v, want %v", r.name, err, r.want)
+		}
+		t.Logf("%s: %+v; %v", r.name, report.Counts, err)
+		total.Changed += report.Changed
+		total.Scanned += report.Scanned
+		if saved, err = json.Marshal(report.Checkpoint); err != nil {
+			t.Fatal(err)
+		}
+		if (r.want == nil) != report.Checkpoint.Done() {
+			t.Fatalf("%s: done %v", r.name, report.Checkpoint.Done())
+		}
+	}
+	if total.Scanned != 310 || total.Changed != 300 {
+		t.Errorf("%d items scanned, %d changed over the runs; the table holds 310, 300 stale", total.Scanned, total.Changed)
+	}
+	if len(api.updated) != 300 {
+		t.Errorf("%d items written, want 300", len(api.updated))
+	}
+	for k, n := range api.updated {
+		if n != 1 {
+			t.Errorf("%s written %d times", k, n)
+		}
+	}
+	upToDate(t, client, cur)
+}
