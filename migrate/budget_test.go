@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"testing"
@@ -41,7 +43,7 @@ import (
 // over the run at most WCU per second plus that burst.
 func TestBudgetBoundsEveryWindow(t *testing.T) {
 	t.Parallel()
-	local := integration.Shared(t)
+	endpoint := resolved(t, integration.Shared(t).Endpoint)
 	client, name := liveShop(t)
 	old, cur := release(t, dateFirst, name), release(t, statusFirst, name)
 	seeded := seedOrders(t, client, old, 240)
@@ -66,7 +68,7 @@ func TestBudgetBoundsEveryWindow(t *testing.T) {
 		changes int
 	)
 	synctest.Test(t, func(t *testing.T) {
-		bubble, closeBubble := bubbleClient(local.Endpoint)
+		bubble, closeBubble := bubbleClient(endpoint)
 		defer closeBubble()
 		m = &meter{Client: bubble, scanDelay: time.Second, writeDelay: 20 * time.Millisecond}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
@@ -134,10 +136,34 @@ func TestBudgetBoundsEveryWindow(t *testing.T) {
 	}
 }
 
-// bubbleClient is a client to DynamoDB Local for a synctest bubble: a
-// connection per request (an idle connection's reader is a goroutine
-// blocked on the network, which would stop the fake clock), closed when
-// done is called.
+// resolved is endpoint with its host resolved to an address: a lookup
+// inside a synctest bubble shares the resolver's state with the tests
+// outside it, which the runtime refuses (a fatal error).
+func resolved(t *testing.T, endpoint string) string {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs, err := net.DefaultResolver.LookupHost(context.Background(), u.Hostname())
+	if err != nil || len(addrs) == 0 {
+		t.Fatalf("%s: %v", u.Hostname(), err)
+	}
+	addr := addrs[0]
+	for _, a := range addrs {
+		if ip := net.ParseIP(a); ip != nil && ip.To4() != nil {
+			addr = a // an IPv4 address first
+			break
+		}
+	}
+	u.Host = net.JoinHostPort(addr, u.Port())
+	return u.String()
+}
+
+// bubbleClient is a client to DynamoDB Local (endpoint resolved) for a
+// synctest bubble: a connection per request (an idle connection's reader
+// is a goroutine blocked on the network, which would stop the fake
+// clock), closed when done is called.
 func bubbleClient(endpoint string) (*dynamodb.Client, func()) {
 	tr := &http.Transport{DisableKeepAlives: true}
 	return dynamodb.New(dynamodb.Options{Region: integration.Region, BaseEndpoint: aws.String(endpoint),

@@ -276,6 +276,21 @@ func (c *counting) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput,
 	return out, err
 }
 
+// writtenOnce fails the test unless want items were updated, each once.
+func (c *counting) writtenOnce(t testing.TB, want int) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.updated) != want {
+		t.Errorf("%d items written, want %d", len(c.updated), want)
+	}
+	for k, n := range c.updated {
+		if n != 1 {
+			t.Errorf("%s written %d times", k, n)
+		}
+	}
+}
+
 // noCalls fails the test on any request: bad input must be refused
 // before any request.
 type noCalls = nocalls.Client
