@@ -6,12 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/backoff"
+	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/sparse"
 )
 
@@ -107,8 +109,17 @@ type Backfill struct {
 	// and skipped. At least one.
 	Entities []Target
 	// WCU is the write budget, in write capacity units per second
-	// (table and indexes together, as DynamoDB counts them): the writes
-	// never consume more on average. Required: a positive number.
+	// (table and indexes together, as DynamoDB counts them), [MinWCU]
+	// to [MaxWCU]. Required. It bounds the average and the burst: over
+	// any interval of T seconds, the writes it releases consume at most
+	// WCU*T plus the larger of WCU*[BurstWindow] (a tenth of a second's
+	// worth, what the budget saves while the writes pause) and the
+	// largest write. Each write is charged its estimate before it is
+	// sent, and afterwards what DynamoDB reports beyond it: a write
+	// that consumes more than estimated (none does when the estimate is
+	// right, see [sparse.Estimator]) adds its excess to the interval, one
+	// write per segment at most; one that consumes less (refused by its
+	// condition) is not refunded.
 	WCU float64
 	// Segments is the number of parallel Scan segments (default
 	// [DefaultSegments]; 1 to [MaxSegments]). A resumed backfill keeps
@@ -124,6 +135,14 @@ type Backfill struct {
 	// Resume continues the backfill from a checkpoint of a previous run
 	// ([Report.Checkpoint], [Progress.Checkpoint], [ParseCheckpoint]).
 	Resume *Checkpoint
+	// CursorKey, when set, signs the checkpoints with HMAC-SHA256 and
+	// refuses a Resume that is unsigned, changed or signed with another
+	// key ([CheckpointTampered]), as query.Options.CursorKey does for
+	// cursors: a random secret of at least query.MinCursorKey bytes (the
+	// service's cursor key serves). Without it a checkpoint carries a
+	// SHA-256 checksum, which refuses a damaged or edited one but not a
+	// forged one.
+	CursorKey []byte
 	// StopOnFailure stops the run at the first item that cannot be
 	// brought up to date; by default each is reported (OnFailure,
 	// Report.Failures) and the run goes on. The checkpoint then stands
@@ -168,6 +187,7 @@ type runner struct {
 	estimator    *sparse.Estimator
 	budget       *budget
 	maxConflicts int
+	secret       []byte // Backfill.CursorKey, which signs the checkpoints
 	started      time.Time
 	tableItems   int64
 
@@ -190,16 +210,21 @@ func (b *Backfill) start() (*runner, error) {
 		return fail(ConfigNoTable, "", "set Backfill.Table to the table (a binding of its description, Table.Named)")
 	case b.Name == "":
 		return fail(ConfigNoName, "", "name the backfill after the change it brings: a checkpoint is bound to it")
+	case !utf8.ValidString(b.Name):
+		return fail(ConfigName, "", fmt.Sprintf("name %q is not valid UTF-8: its checkpoint would not read back as the same name", b.Name))
 	case len(b.Entities) == 0:
 		return fail(ConfigNoEntities, "", "give the entity types to bring up to date: migrate.Entity(orders)")
-	case !(b.WCU > 0) || math.IsInf(b.WCU, 0):
-		return fail(ConfigBudget, "", fmt.Sprintf("%v write capacity units per second; give the budget the table can spare, a positive number", b.WCU))
+	case !(b.WCU >= MinWCU && b.WCU <= MaxWCU):
+		return fail(ConfigBudget, "", fmt.Sprintf("%v write capacity units per second; give the budget the table can spare, %v to %v", b.WCU, MinWCU, MaxWCU))
 	case b.Segments < 0 || b.Segments > MaxSegments:
 		return fail(ConfigSegments, "", fmt.Sprintf("%d segments, the range is 1 to %d (0: %d, or the checkpoint's)", b.Segments, MaxSegments, DefaultSegments))
 	case b.PageSize < 0 || b.ProgressEvery < 0 || b.MaxConflicts < 0:
 		return fail(ConfigOption, "", "PageSize, ProgressEvery and MaxConflicts are 0 (the default) or positive")
+	case len(b.CursorKey) > 0 && len(b.CursorKey) < query.MinCursorKey:
+		return fail(ConfigOption, "", fmt.Sprintf("CursorKey has %d bytes, at least %d: use a random secret of 32 bytes", len(b.CursorKey), query.MinCursorKey))
 	}
-	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, budget: newBudget(b.WCU), maxConflicts: b.MaxConflicts}
+	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, budget: newBudget(b.WCU), maxConflicts: b.MaxConflicts,
+		secret: slices.Clone(b.CursorKey)}
 	for _, typ := range b.Table.EntityTypes() {
 		r.known[typ] = true
 	}
@@ -224,7 +249,7 @@ func (b *Backfill) start() (*runner, error) {
 	sum := sha256.Sum256([]byte(strings.Join(defs, "\n")))
 	cp := &Checkpoint{table: b.Table.Name(), name: b.Name, definition: hex.EncodeToString(sum[:16]), dryRun: b.DryRun}
 	if old := b.Resume; old != nil {
-		if err := cp.accepts(old); err != nil {
+		if err := cp.accepts(old, r.secret, b.Table.PrimaryKey()); err != nil {
 			return nil, err
 		}
 		if b.Segments != 0 && b.Segments != old.Segments() {
@@ -250,15 +275,20 @@ func (b *Backfill) start() (*runner, error) {
 	return r, nil
 }
 
-// accepts refuses a checkpoint old taken by another backfill than the one
-// c starts.
-func (c *Checkpoint) accepts(old *Checkpoint) error {
+// accepts refuses a checkpoint old that is not sealed for a backfill
+// signing with secret, that was taken by another backfill than the one c
+// starts, or whose resume keys are not keys of the table (key).
+func (c *Checkpoint) accepts(old *Checkpoint, secret []byte, key keyfirst.KeySchema) error {
 	refuse := func(p CheckpointProblem, want, got string) error {
 		return &CheckpointError{Problem: p, Want: want, Got: got}
 	}
-	switch {
-	case len(old.segments) == 0:
+	if len(old.segments) == 0 {
 		return refuse(CheckpointCorrupt, "", "")
+	}
+	if err := old.verify(secret); err != nil {
+		return err
+	}
+	switch {
 	case old.table != c.table:
 		return refuse(CheckpointTable, c.table, old.table)
 	case old.name != c.name:
@@ -268,7 +298,7 @@ func (c *Checkpoint) accepts(old *Checkpoint) error {
 	case old.dryRun != c.dryRun:
 		return refuse(CheckpointDryRun, mode(c.dryRun), mode(old.dryRun))
 	}
-	return nil
+	return old.checkKeys(key)
 }
 
 func mode(dry bool) string {
@@ -328,7 +358,7 @@ func (r *runner) finish(err error) (*Report, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.report.Elapsed = time.Since(r.started)
-	r.report.Checkpoint = r.cp.clone()
+	r.report.Checkpoint = r.cp.sealed(r.secret)
 	r.report.Counts = r.counts
 	for _, er := range r.report.Entities {
 		r.report.EstimatedWCU += er.EstimatedWCU
@@ -374,12 +404,12 @@ func (r *runner) progress() Progress {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := Progress{Counts: r.counts, Elapsed: time.Since(r.started), TableItems: r.tableItems, Segments: len(r.cp.segments),
-		SegmentsDone: r.cp.SegmentsDone(), Checkpoint: r.cp.clone(), ConsumedWCU: r.report.ConsumedWCU}
+		SegmentsDone: r.cp.SegmentsDone(), Checkpoint: r.cp.sealed(r.secret), ConsumedWCU: r.report.ConsumedWCU}
 	p.Total = r.previous
 	p.Total.add(p.Counts)
 	p.PerSecond = perSecond(float64(p.Scanned), p.Elapsed)
 	if left := r.tableItems - p.Total.Scanned; left > 0 && p.PerSecond > 0 && !r.cp.Done() {
-		p.Left = time.Duration(float64(left) / p.PerSecond * float64(time.Second))
+		p.Left = durationOf(float64(left) / p.PerSecond)
 	}
 	return p
 }
@@ -458,8 +488,11 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 			r.mu.Unlock()
 		}
 		r.mu.Lock()
-		r.cp.segments[seg].last = out.LastEvaluatedKey
 		r.cp.segments[seg].done = len(out.LastEvaluatedKey) == 0
+		r.cp.segments[seg].last = out.LastEvaluatedKey
+		if r.cp.segments[seg].done {
+			r.cp.segments[seg].last = nil
+		}
 		r.mu.Unlock()
 		if len(out.LastEvaluatedKey) == 0 {
 			return nil
@@ -540,7 +573,7 @@ func (r *runner) item(ctx context.Context, api API, item map[string]types.Attrib
 
 // write refreshes item within the budget: it reserves the write's
 // estimated units (1 without an estimate), retries while DynamoDB
-// throttles, and charges what the write consumed. The write itself is
+// throttles, and charges what the write consumed beyond them. The write itself is
 // not cancelled with ctx, so that the checkpoint knows whether it
 // happened.
 func (r *runner) write(ctx context.Context, api API, t *target, item map[string]types.AttributeValue, cost *sparse.Cost) (keyfirst.RefreshResult, error) {
@@ -562,7 +595,7 @@ func (r *runner) write(ctx context.Context, api API, t *target, item map[string]
 	if res.Outcome == keyfirst.RefreshConflicted && cost != nil {
 		consumed = float64(cost.TableWCU) // refused by its condition: billed, not reported
 	}
-	r.budget.adjust(consumed - reserved)
+	r.budget.charge(consumed - reserved)
 	r.mu.Lock()
 	r.report.ConsumedWCU += consumed
 	r.mu.Unlock()

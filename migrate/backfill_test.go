@@ -277,9 +277,10 @@ func TestShardCountThreeToEight(t *testing.T) {
 }
 
 // TestCancelAndResume: a backfill cancelled after 100 writes stops with
-// the context's error and an exact checkpoint; the checkpoint, serialised
-// and read back as after a restart, resumes a new Backfill (new entity
-// bindings) that does the rest: every item is scanned once over the two
+// the context's error and an exact checkpoint, signed; the checkpoint,
+// serialised and read back as after a restart, is refused by a backfill
+// without the key and resumes a new Backfill (new entity bindings, the
+// key) that does the rest: every item is scanned once over the two
 // runs and every stale item written exactly once. A third run from the
 // finished checkpoint reads nothing. No goroutine outlives a run.
 func TestCancelAndResume(t *testing.T) {
@@ -299,7 +300,8 @@ func TestCancelAndResume(t *testing.T) {
 	}
 	var progress []migrate.Progress
 	b := &migrate.Backfill{Name: "orders-status-first", Table: first.table, Entities: []migrate.Target{migrate.Entity(first.orders)},
-		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond}
+		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond,
+		CursorKey: cursorKey}
 	report, err := b.Run(ctx, api)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
@@ -325,6 +327,11 @@ func TestCancelAndResume(t *testing.T) {
 	}
 	b2 := &migrate.Backfill{Name: "orders-status-first", Table: second.table, Entities: []migrate.Target{migrate.Entity(second.orders)},
 		WCU: 5000, PageSize: 10, Resume: &cp, Progress: func(p migrate.Progress) { t.Log(p) }}
+	var ce *migrate.CheckpointError
+	if _, err := b2.Run(ctx, noCalls{T: t}); !errors.As(err, &ce) || ce.Problem != migrate.CheckpointTampered {
+		t.Fatalf("the signed checkpoint to a backfill without the key: %v", err)
+	}
+	b2.CursorKey = cursorKey
 	rest := run(t, b2, api)
 	t.Logf("resumed: %+v", rest.Counts)
 	if !rest.Checkpoint.Done() {
@@ -339,19 +346,12 @@ func TestCancelAndResume(t *testing.T) {
 	if total := rest.Checkpoint.Counts(); total.Scanned != 310 || total.Changed != 300 || total.Skipped != 10 {
 		t.Errorf("checkpoint counts %+v", total)
 	}
-	if len(api.updated) != 300 {
-		t.Errorf("%d items updated, want 300", len(api.updated))
-	}
-	for k, n := range api.updated {
-		if n != 1 {
-			t.Errorf("%s updated %d times", k, n)
-		}
-	}
+	api.writtenOnce(t, 300)
 	upToDate(t, client, second)
 
 	scans := api.scans.Load()
 	again := run(t, &migrate.Backfill{Name: "orders-status-first", Table: second.table, Entities: []migrate.Target{migrate.Entity(second.orders)},
-		WCU: 5000, Resume: rest.Checkpoint}, api)
+		WCU: 5000, Resume: rest.Checkpoint, CursorKey: cursorKey}, api)
 	if api.scans.Load() != scans || again.Scanned != 0 {
 		t.Errorf("a finished checkpoint scanned again: %d scans, %+v", api.scans.Load()-scans, again.Counts)
 	}
@@ -460,12 +460,12 @@ func TestThrottlingBacksOff(t *testing.T) {
 	cur := release(t, statusFirst, name)
 	api := newCounting(client)
 	var throttled atomic.Int64
-	api.throttle = func(op string, n int64) bool {
+	api.inject = func(op string, n int64) error {
 		if n%3 == 1 { // the first of every three requests
 			throttled.Add(1)
-			return true
+			return errThrottled
 		}
-		return false
+		return nil
 	}
 	report := run(t, &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
 		WCU: 5000, Segments: 2, PageSize: 10}, api)
@@ -513,6 +513,17 @@ func TestBadInputs(t *testing.T) {
 		{"budget 0", func(b *migrate.Backfill) { b.WCU = 0 }, config(migrate.ConfigBudget)},
 		{"budget negative", func(b *migrate.Backfill) { b.WCU = -5 }, config(migrate.ConfigBudget)},
 		{"budget NaN", func(b *migrate.Backfill) { b.WCU = math.NaN() }, config(migrate.ConfigBudget)},
+		{"budget infinite", func(b *migrate.Backfill) { b.WCU = math.Inf(1) }, config(migrate.ConfigBudget)},
+		// Positive and finite, but a wait of 1/WCU seconds per unit overflows
+		// time.Duration: written at full speed before the range was checked.
+		{"budget 1e-10", func(b *migrate.Backfill) { b.WCU = 1e-10 }, config(migrate.ConfigBudget)},
+		{"budget 1e-300", func(b *migrate.Backfill) { b.WCU = 1e-300 }, config(migrate.ConfigBudget)},
+		{"budget 5e-324", func(b *migrate.Backfill) { b.WCU = 5e-324 }, config(migrate.ConfigBudget)},
+		{"budget under the minimum", func(b *migrate.Backfill) { b.WCU = math.Nextafter(migrate.MinWCU, 0) }, config(migrate.ConfigBudget)},
+		{"budget over the maximum", func(b *migrate.Backfill) { b.WCU = math.Nextafter(migrate.MaxWCU, math.Inf(1)) }, config(migrate.ConfigBudget)},
+		// Its checkpoint would read "bf-\uFFFD" after a JSON round trip, and
+		// refuse to resume it.
+		{"name not UTF-8", func(b *migrate.Backfill) { b.Name = "bf-\xff" }, config(migrate.ConfigName)},
 		{"no table", func(b *migrate.Backfill) { b.Table = nil }, config(migrate.ConfigNoTable)},
 		{"no name", func(b *migrate.Backfill) { b.Name = "" }, config(migrate.ConfigNoName)},
 		{"no entity", func(b *migrate.Backfill) { b.Entities = nil }, config(migrate.ConfigNoEntities)},
@@ -523,6 +534,7 @@ func TestBadInputs(t *testing.T) {
 		{"entity twice", func(b *migrate.Backfill) { b.Entities = append(b.Entities, migrate.Entity(cur.orders)) }, config(migrate.ConfigDuplicateEntity)},
 		{"segments", func(b *migrate.Backfill) { b.Segments = migrate.MaxSegments + 1 }, config(migrate.ConfigSegments)},
 		{"page size", func(b *migrate.Backfill) { b.PageSize = -1 }, config(migrate.ConfigOption)},
+		{"short cursor key", func(b *migrate.Backfill) { b.CursorKey = []byte("0123456789abcde") }, config(migrate.ConfigOption)},
 		{"checkpoint of another table", func(b *migrate.Backfill) {
 			b.Table, b.Entities, b.Resume = other.table, []migrate.Target{migrate.Entity(other.orders)}, cp
 		}, checkpoint(migrate.CheckpointTable)},
@@ -544,7 +556,7 @@ func TestBadInputs(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	for _, data := range []string{"{", `{"format":2,"table":"t","name":"n","definition":"d","segments":[{}]}`,
+	for _, data := range []string{"{", `{"format":3,"table":"t","name":"n","definition":"d","segments":[{}]}`,
 		`{"format":1,"table":"t","name":"n","definition":"d","segments":[{"last":{"PK":{"S":"a","N":"1"}}}]}`, `{"format":1}`} {
 		if _, err := migrate.ParseCheckpoint([]byte(data)); !checkpoint(migrate.CheckpointCorrupt)(err) {
 			t.Errorf("ParseCheckpoint(%s): %v", data, err)
@@ -572,4 +584,83 @@ func leakOptions() []goleak.Option {
 	return []goleak.Option{goleak.IgnoreCurrent(),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop")}
+}
+
+// TestResumeAfterErrors: a backfill that stops on an error of the client
+// or on a cancelled context reports the checkpoint after the last item
+// it finished, however it stopped: each run resumes from the previous
+// one's checkpoint (through JSON), and over the runs every item is
+// scanned once and every stale item written exactly once. The runs stop
+// on a write failing, a Scan failing on a later page, the context
+// cancelled while a write is being sent (it completes and counts), and
+// the context cancelled while a Scan is being sent.
+func TestResumeAfterErrors(t *testing.T) {
+	t.Parallel()
+	client, name := liveShop(t)
+	seedOrders(t, client, release(t, dateFirst, name), 300)
+	cur := release(t, statusFirst, name)
+	api := newCounting(client)
+	errInjected := errors.New("injected by the test")
+	// at returns an inject that calls f on the n-th request of op of the
+	// run (the counts of api are over every run).
+	at := func(op string, n int64, f func() error) func() func(string, int64) error {
+		return func() func(string, int64) error {
+			base := map[string]int64{"Scan": api.scans.Load(), "UpdateItem": api.calls.Load()}
+			return func(o string, m int64) error {
+				if o == op && m-base[o] == n {
+					return f()
+				}
+				return nil
+			}
+		}
+	}
+	var cancel context.CancelFunc
+	fail := func() error { return errInjected }
+	cancelRun := func() error { cancel(); return nil }
+	runs := []struct {
+		name   string
+		inject func() func(string, int64) error
+		want   error
+	}{
+		{"a write fails", at("UpdateItem", 40, fail), errInjected},
+		{"a Scan fails on a later page", at("Scan", 6, fail), errInjected},
+		{"cancelled while a write is sent", at("UpdateItem", 25, cancelRun), context.Canceled},
+		{"cancelled while a Scan is sent", at("Scan", 5, cancelRun), context.Canceled},
+		{"to the end", func() func(string, int64) error { return nil }, nil},
+	}
+	var saved []byte
+	var total migrate.Counts
+	for _, r := range runs {
+		b := &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
+			WCU: 5000, Segments: 3, PageSize: 10}
+		if saved != nil {
+			cp, err := migrate.ParseCheckpoint(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Resume = cp
+		}
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		api.inject = r.inject()
+		report, err := b.Run(ctx, api)
+		cancel()
+		if r.want == nil && err != nil || r.want != nil && !errors.Is(err, r.want) {
+			t.Fatalf("%s: %v, want %v", r.name, err, r.want)
+		}
+		t.Logf("%s: %+v; %v", r.name, report.Counts, err)
+		total.Changed += report.Changed
+		total.Scanned += report.Scanned
+		if saved, err = json.Marshal(report.Checkpoint); err != nil {
+			t.Fatal(err)
+		}
+		if (r.want == nil) != report.Checkpoint.Done() {
+			t.Fatalf("%s: done %v", r.name, report.Checkpoint.Done())
+		}
+	}
+	if total.Scanned != 310 || total.Changed != 300 {
+		t.Errorf("%d items scanned, %d changed over the runs; the table holds 310, 300 stale", total.Scanned, total.Changed)
+	}
+	api.writtenOnce(t, 300)
+	upToDate(t, client, cur)
 }

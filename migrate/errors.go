@@ -16,8 +16,8 @@ var (
 	// [ConfigError]). Nothing was sent.
 	ErrInvalidBackfill = errors.New("migrate: invalid backfill")
 	// ErrCheckpoint: the checkpoint to resume from is not one of this
-	// backfill (another table, name or definition) or cannot be read (see
-	// [CheckpointError]). Nothing was sent.
+	// backfill (another table, name or definition), cannot be read, or
+	// was changed (see [CheckpointError]). Nothing was sent.
 	ErrCheckpoint = errors.New("migrate: checkpoint does not fit")
 	// ErrItemFailed: an item could not be brought up to date (see
 	// [Failure]).
@@ -34,9 +34,10 @@ const (
 	ConfigNoEntities                               // no entity to bring up to date, or a zero Target
 	ConfigOtherTable                               // an entity bound to another table than Backfill.Table
 	ConfigDuplicateEntity                          // one entity type given twice
-	ConfigBudget                                   // WCU is not a positive finite number
+	ConfigBudget                                   // WCU is not a number from MinWCU to MaxWCU
 	ConfigSegments                                 // Segments out of range, or other than the checkpoint's
-	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts)
+	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts, CursorKey)
+	ConfigName                                     // Backfill.Name is not valid UTF-8
 )
 
 var configProblemText = map[ConfigProblem]string{
@@ -48,6 +49,7 @@ var configProblemText = map[ConfigProblem]string{
 	ConfigBudget:          "invalid write budget",
 	ConfigSegments:        "invalid segments",
 	ConfigOption:          "invalid option",
+	ConfigName:            "invalid name",
 }
 
 // String describes the problem.
@@ -79,6 +81,10 @@ const (
 	CheckpointName                                    // it was taken by a backfill of another name
 	CheckpointDefinition                              // it was taken with other entity definitions
 	CheckpointDryRun                                  // a dry run's checkpoint for a real run, or the reverse
+	// CheckpointTampered: the checkpoint was changed since a run wrote it
+	// (its checksum or signature does not verify), or it is unsigned for
+	// a backfill with a CursorKey, or signed for one without.
+	CheckpointTampered
 )
 
 var checkpointProblemText = map[CheckpointProblem]string{
@@ -87,6 +93,7 @@ var checkpointProblemText = map[CheckpointProblem]string{
 	CheckpointName:       "checkpoint of another backfill",
 	CheckpointDefinition: "checkpoint of other entity definitions",
 	CheckpointDryRun:     "checkpoint of another mode",
+	CheckpointTampered:   "changed checkpoint",
 }
 
 // String describes the problem.
@@ -97,7 +104,7 @@ func (p CheckpointProblem) String() string { return errfmt.ProblemText(checkpoin
 type CheckpointError struct {
 	Problem   CheckpointProblem // what is wrong
 	Want, Got string            // what the backfill has and what the checkpoint holds
-	Err       error             // the cause, for CheckpointCorrupt
+	Err       error             // the cause, for CheckpointCorrupt and CheckpointTampered
 }
 
 // Error describes the failure with its facts.

@@ -224,9 +224,10 @@ type counting struct {
 	updated          map[string]int // key text -> successful updates
 	// afterUpdate, when set, is called after each successful UpdateItem.
 	afterUpdate func(n int)
-	// throttle, when set, says whether to refuse a request (op, number)
-	// as DynamoDB does when throttling.
-	throttle func(op string, n int64) bool
+	// inject, when set, is called before each Scan and UpdateItem (op,
+	// number of the request of that kind): an error it returns is the
+	// request's, which is then not sent.
+	inject func(op string, n int64) error
 	calls    atomic.Int64
 }
 
@@ -238,8 +239,10 @@ var errThrottled = &types.ProvisionedThroughputExceededException{Message: aws.St
 
 func (c *counting) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
 	n := c.scans.Add(1)
-	if c.throttle != nil && c.throttle("Scan", n) {
-		return nil, errThrottled
+	if c.inject != nil {
+		if err := c.inject("Scan", n); err != nil {
+			return nil, err
+		}
 	}
 	return c.Client.Scan(ctx, in, optFns...)
 }
@@ -251,8 +254,10 @@ func (c *counting) DescribeTable(ctx context.Context, in *dynamodb.DescribeTable
 
 func (c *counting) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
 	n := c.calls.Add(1)
-	if c.throttle != nil && c.throttle("UpdateItem", n) {
-		return nil, errThrottled
+	if c.inject != nil {
+		if err := c.inject("UpdateItem", n); err != nil {
+			return nil, err
+		}
 	}
 	out, err := c.Client.UpdateItem(ctx, in, optFns...)
 	if err == nil {
@@ -269,6 +274,21 @@ func (c *counting) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput,
 		}
 	}
 	return out, err
+}
+
+// writtenOnce fails the test unless want items were updated, each once.
+func (c *counting) writtenOnce(t testing.TB, want int) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.updated) != want {
+		t.Errorf("%d items written, want %d", len(c.updated), want)
+	}
+	for k, n := range c.updated {
+		if n != 1 {
+			t.Errorf("%s written %d times", k, n)
+		}
+	}
 }
 
 // noCalls fails the test on any request: bad input must be refused

@@ -29,8 +29,10 @@ type ReshardAPI interface {
 // before any request. With a CursorKey among the shard queries' options
 // ([ReshardOptions.Query]) it is signed with HMAC-SHA256, and a changed or
 // unsigned one is refused with [query.ErrCursorTampered]: a hand-edited
-// shard number cannot skip shards. The empty Checkpoint starts from shard
-// 0.
+// shard number cannot skip shards. Signed or not, a checkpoint is the one
+// encoding of its position that a pass writes: another (a field dropped,
+// repeated or reordered) is refused with [query.ErrCursorMalformed]. The
+// empty Checkpoint starts from shard 0.
 type Checkpoint string
 
 // checkpointPayload is what a Checkpoint holds.
@@ -123,8 +125,11 @@ const reshardPage = 100
 // It reads the shards one after the other, a page of 100 items at a
 // time; it stops at the first error, with the figures so far and the Next
 // that resumes after the last item finished (an item is finished when it
-// was on its shard, moved or gone). Cancel ctx to stop it; every item is
-// read again at most once after a resume. Bad input is a [*ReadError]
+// was on its shard, moved or gone). Cancel ctx to stop it: the item being
+// rewritten then is finished first (its read and write are not
+// cancelled), so that Next is exact however the pass stopped. After a
+// resume, the item it stopped at is read again, and so is an item moved
+// to a shard the pass reads later (on its shard there: no write). Bad input is a [*ReadError]
 // before any request: a nil entity or client, a negative Items, a
 // checkpoint of another table, index, count or shard, a changed or
 // unsigned checkpoint for a signed pass. An entity bound with another
@@ -170,6 +175,9 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			}
 			page, err := q.Limit(size).Page(ctx, client)
 			for i, v := range page.Items {
+				if cerr := ctx.Err(); cerr != nil {
+					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
+				}
 				moved, gone, mverr := x.place(ctx, e, client, part, v)
 				if mverr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: mverr}
@@ -206,7 +214,9 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 
 // place rewrites item v, read on partition part, when it is not on the
 // shard the current count gives it; gone reports that it was deleted in
-// the meantime.
+// the meantime. The rewrite is not cancelled with ctx: a write whose
+// answer a cancel lost may have been applied, and the checkpoint would
+// stand before an item already moved.
 func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, part string, v T) (moved, gone bool, err error) {
 	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
 		return false, false, nil
@@ -216,7 +226,7 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 		return false, false, err
 	}
 	// The stored item, read whole, is checked before it is written.
-	_, err = e.Modify(ctx, client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
+	_, err = e.Modify(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
 	if errors.Is(err, keyfirst.ErrNotFound) {
 		return false, true, nil
 	}
@@ -255,7 +265,11 @@ func (x *Index[T, S]) checkpoint(table string, i int, c query.Cursor, secret []b
 
 // openCheckpoint decodes c for a pass of this index on table. The table
 // is checked here, not only by the query cursor the checkpoint holds: a
-// checkpoint at the start of a shard holds none.
+// checkpoint at the start of a shard holds none. And c must be the one
+// encoding of its payload that checkpoint writes: a field dropped (the
+// query cursor, the shard number, which decode as the start of a shard
+// or shard 0), added twice, reordered or spaced out is an edit, refused
+// unsigned too.
 func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint, secret []byte) (checkpointPayload, error) {
 	var p checkpointPayload
 	if c == "" {
@@ -270,6 +284,9 @@ func (x *Index[T, S]) openCheckpoint(table string, c Checkpoint, secret []byte) 
 	if p.X != x.p.IndexName() || p.I < 0 || p.I >= len(x.read) || p.P != x.read[p.I] {
 		return p, fmt.Errorf("%w: the checkpoint is at shard %d (%q) of index %q, this one is %q and reads %d shards (%s..%s)",
 			query.ErrCursorMismatch, p.I, p.P, p.X, x.p.IndexName(), len(x.read), x.read[0], x.read[len(x.read)-1])
+	}
+	if x.checkpoint(table, p.I, query.Cursor(p.C), secret) != c {
+		return p, fmt.Errorf("%w: not a checkpoint as a pass writes it (a field missing, repeated or reordered)", query.ErrCursorMalformed)
 	}
 	return p, nil
 }

@@ -5,10 +5,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -239,6 +241,57 @@ func TestReshardBadInputs(t *testing.T) {
 	}
 }
 
+// A checkpoint of a pass stopped inside its first shard resumes as
+// written, and every other encoding of it is refused with a *ReadError
+// (ReadCursor, query.ErrCursorMalformed) before any request, unsigned
+// too: its query cursor dropped (accepted before: the pass read the shard
+// again from its start), its shard number dropped, a field repeated, the
+// fields reordered or spaced out.
+func TestReshardCheckpointEdits(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 60)
+	st, err := open8.Reshard(ctx, r.during, r.client, shard.WithItems(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(string(st.Next))
+	if err != nil || !bytes.Contains(raw, []byte(`"i":0,`)) || bytes.Contains(raw, []byte(`"c":""`)) {
+		t.Fatalf("checkpoint %s (%v): want one inside shard 0", raw, err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		t.Fatal(err)
+	}
+	reordered, _ := json.Marshal(fields) // alphabetical: c, i, p, t, x
+	var spaced bytes.Buffer
+	if err := json.Indent(&spaced, raw, "", " "); err != nil {
+		t.Fatal(err)
+	}
+	cursor := fmt.Sprintf(`,"c":%q`, fields["c"])
+	for name, edited := range map[string][]byte{
+		"query cursor dropped": bytes.Replace(raw, []byte(cursor), nil, 1),
+		"shard number dropped": bytes.Replace(raw, []byte(`"i":0,`), nil, 1),
+		"a field repeated":     bytes.Replace(raw, []byte(`"i":0,`), []byte(`"i":0,"i":0,`), 1),
+		"fields reordered":     reordered,
+		"spaced out":           spaced.Bytes(),
+	} {
+		if bytes.Equal(edited, raw) {
+			t.Fatalf("%s: not an edit of %s", name, raw)
+		}
+		cp := shard.Checkpoint(base64.RawURLEncoding.EncodeToString(edited))
+		_, err := open8.Reshard(ctx, r.during, noCalls{T: t}, shard.WithCheckpoint(cp))
+		var re *shard.ReadError
+		if !errors.As(err, &re) || re.Problem != shard.ReadCursor || !errors.Is(err, query.ErrCursorMalformed) {
+			t.Errorf("%s (%s): %v, want a *ReadError ReadCursor, malformed", name, edited, err)
+		}
+	}
+	rest, err := open8.Reshard(ctx, r.during, r.client, shard.WithCheckpoint(st.Next))
+	if err != nil || rest.Next != "" || st.Moved+rest.Moved != r.expected {
+		t.Fatalf("resumed as written: %v, moved %d + %d of %d", err, st.Moved, rest.Moved, r.expected)
+	}
+	r.checkPlaced(t, ctx)
+}
+
 // firstCheckpoint is the first checkpoint a pass of ix through e reports
 // on an index whose shards are all empty: at the start of shard 1, a shard
 // boundary.
@@ -292,4 +345,145 @@ func TestReshardRefusesAnotherBinding(t *testing.T) {
 			t.Fatalf("%s after the refused pass: %+v, %v", o.ID, got, err)
 		}
 	}
+}
+
+// A pass that stops on an error of the client or on a cancelled context
+// reports the checkpoint after the last item it finished, however it
+// stopped: resumed from it, every order whose shard changed is moved
+// exactly once over the passes, and counted once. The passes stop on a
+// shard's query failing on its second page, a write failing, the
+// context cancelled while a write is on its way (DynamoDB applies it,
+// the answer is lost to the cancel), and a read of the item failing.
+func TestReshardResumesAfterErrors(t *testing.T) {
+	t.Parallel()
+	r, ctx := localResharding(t, 400)
+	api := &faults{Client: r.client}
+	errInjected := errors.New("injected by the test")
+	fail := func(op string, at int) func(string, int, context.CancelFunc) error {
+		return func(o string, n int, _ context.CancelFunc) error {
+			if o == op && n == at {
+				return errInjected
+			}
+			return nil
+		}
+	}
+	passes := []struct {
+		name   string
+		inject func(op string, n int, cancel context.CancelFunc) error
+		want   error
+	}{
+		{"the second page of a shard fails", fail("Query", 2), errInjected},
+		{"a write fails", fail("UpdateItem", 30), errInjected},
+		{"cancelled while a write is on its way", func(op string, n int, cancel context.CancelFunc) error {
+			if op == "UpdateItem" && n == 20 {
+				cancel()
+			}
+			return nil
+		}, context.Canceled},
+		{"a read fails", fail("GetItem", 10), errInjected},
+		{"to the end", nil, nil},
+	}
+	var cp shard.Checkpoint
+	moved, gone := 0, 0
+	for _, p := range passes {
+		pctx, cancel := context.WithCancel(ctx)
+		api.start(func(op string, n int) error {
+			if p.inject == nil {
+				return nil
+			}
+			return p.inject(op, n, cancel)
+		})
+		st, err := open8.Reshard(pctx, r.during, api, shard.WithCheckpoint(cp))
+		cancel()
+		var se *shard.ShardError
+		if p.want == nil && err != nil || p.want != nil && (!errors.Is(err, p.want) || !errors.As(err, &se)) {
+			t.Fatalf("%s: %v, want %v", p.name, err, p.want)
+		}
+		t.Logf("%s: %+v, %v", p.name, st, err)
+		if p.want != nil && st.Next == "" {
+			t.Fatalf("%s: no checkpoint", p.name)
+		}
+		cp, moved, gone = st.Next, moved+st.Moved, gone+st.Gone
+	}
+	if cp != "" {
+		t.Fatal("the last pass did not finish")
+	}
+	if moved != r.expected || gone != 0 || r.expected == 0 {
+		t.Errorf("moved %d, gone %d over the passes; %d orders have another shard on 8 than on 3", moved, gone, r.expected)
+	}
+	if len(api.updated) != r.expected {
+		t.Errorf("%d orders written, %d have another shard on 8 than on 3", len(api.updated), r.expected)
+	}
+	for k, n := range api.updated {
+		if n != 1 {
+			t.Errorf("%s written %d times", k, n)
+		}
+	}
+	r.checkPlaced(t, ctx)
+}
+
+// faults wraps a client: before each Query, GetItem and UpdateItem it
+// asks inject (the operation, its number among this pass's requests of
+// that operation) for an error, which is then the request's, not sent. A
+// request whose context ends while it is on its way is applied by
+// DynamoDB and its answer lost, as the SDK returns then. It counts the
+// successful UpdateItems per key, over every pass.
+type faults struct {
+	*dynamodb.Client
+	mu      sync.Mutex
+	inject  func(op string, n int) error
+	counts  map[string]int
+	updated map[string]int
+}
+
+// start begins a pass with inject.
+func (f *faults) start(inject func(op string, n int) error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inject, f.counts = inject, map[string]int{}
+	if f.updated == nil {
+		f.updated = map[string]int{}
+	}
+}
+
+// before is what happens before a request is sent.
+func (f *faults) before(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return err // the SDK sends nothing on an ended context
+	}
+	f.mu.Lock()
+	f.counts[op]++
+	n, inject := f.counts[op], f.inject
+	f.mu.Unlock()
+	return inject(op, n)
+}
+
+func (f *faults) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if err := f.before(ctx, "Query"); err != nil {
+		return nil, err
+	}
+	return f.Client.Query(ctx, in, optFns...)
+}
+
+func (f *faults) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	if err := f.before(ctx, "GetItem"); err != nil {
+		return nil, err
+	}
+	return f.Client.GetItem(ctx, in, optFns...)
+}
+
+func (f *faults) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	if err := f.before(ctx, "UpdateItem"); err != nil {
+		return nil, err
+	}
+	out, err := f.Client.UpdateItem(context.WithoutCancel(ctx), in, optFns...)
+	if err == nil {
+		f.mu.Lock()
+		f.updated[text(in.Key["PK"])]++
+		f.mu.Unlock()
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr // ended while the request was on its way: applied, the answer lost
+	}
+	return out, err
 }

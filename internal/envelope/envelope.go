@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,6 +48,11 @@ func Seal(dst, raw, secret []byte) string {
 	return string(base64.RawURLEncoding.AppendEncode(body, mac))
 }
 
+// Sign returns the HMAC-SHA256 of body under secret, the signature Seal
+// appends: for a form that is signed but not sealed (migrate's JSON
+// checkpoints).
+func Sign(secret, body []byte) []byte { return sign(secret, body) }
+
 func sign(secret, body []byte) []byte {
 	m := hmac.New(sha256.New, secret)
 	m.Write(body)
@@ -74,17 +80,26 @@ func Open(c string, max int, secret []byte, v any) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
+	if err := DecodeJSON(raw, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// DecodeJSON decodes the JSON payload raw into v as Open does: valid
+// UTF-8, known fields only, nothing after the value.
+func DecodeJSON(raw []byte, v any) error {
 	if !utf8.Valid(raw) {
 		// encoding/json would read each invalid byte as U+FFFD: another value.
-		return fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
+		return errors.New("not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return err
 	}
-	if dec.More() {
-		return fmt.Errorf("%w: trailing data", ErrMalformed)
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data")
 	}
 	return nil
 }

@@ -38,11 +38,16 @@ func TestSealOpen(t *testing.T) {
 		{"invalid UTF-8", Seal(nil, []byte("{\"a\":\"\xff\"}"), nil), nil, ErrMalformed},
 		{"unknown field", Seal(nil, []byte(`{"a":"x","z":1}`), nil), nil, ErrMalformed},
 		{"trailing data", Seal(nil, []byte(`{"a":"x"} {}`), nil), nil, ErrMalformed},
+		{"a closing bracket after the value", Seal(nil, []byte(`{"a":"x"}]`), nil), nil, ErrMalformed},
 	}
 	for _, tt := range tests {
 		var p payload
 		if err := Open(tt.c, 1024, tt.secret, &p); !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
 		}
+	}
+	var p payload
+	if err := DecodeJSON([]byte(" {\"a\":\"x\"}\n"), &p); err != nil || p.A != "x" {
+		t.Errorf("DecodeJSON with white space around the value: %v %+v", err, p)
 	}
 }
