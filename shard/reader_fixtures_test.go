@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -163,6 +164,9 @@ type faulty struct {
 	fail func(part string, n int) error
 	// delay holds a request of a partition until it returns (or ctx ends).
 	delay func(ctx context.Context, part string)
+	// page, when positive, caps the items of each request: DynamoDB Local
+	// then ends a page early, as DynamoDB does at 1 MB.
+	page int32
 }
 
 func (f *faulty) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
@@ -181,6 +185,11 @@ func (f *faulty) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 		if err := f.fail(part, n); err != nil {
 			return nil, err
 		}
+	}
+	if f.page > 0 && (in.Limit == nil || *in.Limit > f.page) {
+		capped := *in
+		capped.Limit = aws.Int32(f.page)
+		in = &capped
 	}
 	return f.api.Query(ctx, in, optFns...)
 }
