@@ -134,18 +134,30 @@ func stops[T any](part string, k int) []stop[T] {
 
 // resumeChain reads r call after call, each stopped by s and resumed from
 // the cursor the last one handed out, until a call hands out the empty
-// cursor; it returns the ids of every item returned, in order.
+// cursor; it returns the ids of every item returned, in order. The first
+// call is a page of 5, so that every stopped call starts from a cursor.
 func resumeChain[T any](t *testing.T, ctx context.Context, r shard.Reader[T], api keyfirst.QueryAPI, s stop[T], id func(T) string) []string {
 	t.Helper()
+	first, err := r.Limit(5).Page(ctx, api)
+	if err != nil || first.Next == "" {
+		t.Fatalf("the first page: %v, next %q", err, first.Next)
+	}
 	var out []string
-	cur := shard.Cursor("")
+	for _, v := range first.Items {
+		out = append(out, id(v))
+	}
+	cur := first.Next
 	for call := 1; ; call++ {
 		got, next, err := s.call(ctx, r, cur, api)
 		if err != nil && (s.want == nil || !errors.Is(err, s.want)) {
 			t.Fatalf("call %d: %v", call, err)
 		}
+		seen := repeats(out)
 		for _, v := range got {
 			out = append(out, id(v))
+		}
+		if n := repeats(out) - seen; n > 0 {
+			t.Fatalf("call %d (from a cursor after %d items): %d of its %d items were returned before", call, len(out)-len(got), n, len(got))
 		}
 		if next == "" {
 			if err != nil {
@@ -197,7 +209,7 @@ func TestResumeNeverRepeats(t *testing.T) {
 			t.Run(fmt.Sprintf("desc %v: spread: %s", desc, st.name), func(t *testing.T) {
 				got := resumeChain(t, ctx, items, m.client, st, func(v Item) string { return v.ID })
 				if !slices.Equal(got, itemIDs(want)) {
-					t.Errorf("resumed: %s", firstDiff(got, itemIDs(want)))
+					t.Errorf("resumed: %s; %d repeated", firstDiff(got, itemIDs(want)), repeats(got))
 				}
 			})
 		}
@@ -213,9 +225,21 @@ func TestResumeNeverRepeats(t *testing.T) {
 			t.Run(fmt.Sprintf("desc %v: by-region: %s", desc, st.name), func(t *testing.T) {
 				got := resumeChain(t, ctx, regions, s.client, st, func(o Order) string { return o.ID })
 				if !slices.Equal(got, orderIDs(wantOrders)) {
-					t.Errorf("resumed: %s", firstDiff(got, orderIDs(wantOrders)))
+					t.Errorf("resumed: %s; %d repeated", firstDiff(got, orderIDs(wantOrders)), repeats(got))
 				}
 			})
 		}
 	}
+}
+
+// repeats counts the ids that occur more than once.
+func repeats(ids []string) int {
+	seen, n := map[string]bool{}, 0
+	for _, id := range ids {
+		if seen[id] {
+			n++
+		}
+		seen[id] = true
+	}
+	return n
 }
