@@ -46,17 +46,21 @@ func stops[T any](part string, k int) []stop[T] {
 			return got, next, err
 		}, boom},
 		{"All: a shard fails on its second page", func(ctx context.Context, r shard.Reader[T], cur shard.Cursor, api keyfirst.QueryAPI) ([]T, shard.Cursor, error) {
-			var next shard.Cursor
+			// The cursor is read where the error is handled, in the loop.
+			var stored, atErr shard.Cursor
 			var got []T
 			var err error
-			for v, e := range r.After(cur).All(ctx, failing(api), shard.NextCursor(&next)) {
+			for v, e := range r.After(cur).All(ctx, failing(api), shard.NextCursor(&stored)) {
 				if e != nil {
-					err = e
+					err, atErr = e, stored
 					continue // the error ends the iteration
 				}
 				got = append(got, v)
 			}
-			return got, next, err
+			if err != nil && atErr != stored {
+				return got, atErr, fmt.Errorf("the loop saw the cursor %q at the error, %q after the loop", atErr, stored)
+			}
+			return got, stored, err
 		}, boom},
 		{"Page of a limit: a shard fails on its second page", func(ctx context.Context, r shard.Reader[T], cur shard.Cursor, api keyfirst.QueryAPI) ([]T, shard.Cursor, error) {
 			// The failed page returns nothing and hands out cur; the next
@@ -147,6 +151,7 @@ func resumeChain[T any](t *testing.T, ctx context.Context, r shard.Reader[T], ap
 		out = append(out, id(v))
 	}
 	cur := first.Next
+	stopped := 0
 	for call := 1; ; call++ {
 		got, next, err := s.call(ctx, r, cur, api)
 		if err != nil && (s.want == nil || !errors.Is(err, s.want)) {
@@ -159,7 +164,13 @@ func resumeChain[T any](t *testing.T, ctx context.Context, r shard.Reader[T], ap
 		if n := repeats(out) - seen; n > 0 {
 			t.Fatalf("call %d (from a cursor after %d items): %d of its %d items were returned before", call, len(out)-len(got), n, len(got))
 		}
+		if err != nil {
+			stopped++
+		}
 		if next == "" {
+			if (s.want != nil && stopped == 0) || call < 3 {
+				t.Fatalf("%d calls, %d stopped by %v: the test does not stop the read", call, stopped, s.want)
+			}
 			if err != nil {
 				t.Fatalf("call %d: %v and the empty cursor after %d items", call, err, len(out))
 			}
