@@ -22,6 +22,8 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 	switch {
 	case r.on == nil:
 		return fail(ReadSource, "start the read with shard.Query(entity, index), with a non-nil entity and index", nil)
+	case r.otherDecl != "":
+		return fail(ReadBinding, r.otherDecl, nil)
 	case client == nil:
 		return fail(ReadClient, "pass a *dynamodb.Client or another implementation", nil)
 	case r.limited && r.limit <= 0:

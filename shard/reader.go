@@ -3,6 +3,7 @@ package shard
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 
 	"github.com/keyfirst/keyfirst"
@@ -44,16 +45,29 @@ type Reader[T any] struct {
 	conc    int
 	concSet bool
 	latency bool
+	// otherDecl describes an entity that binds the index's pattern with
+	// another declaration than ix: a ReadBinding.
+	otherDecl string
 }
 
 // Query starts a read of sharded index ix through entity e, which binds
 // ix ([Index.Binding]); optFns are the query package's options of every
 // shard query (a CursorKey also signs the reader's cursors). The read
-// covers [Index.ReadPartitions].
+// covers [Index.ReadPartitions]. ix must be the very declaration whose
+// Binding is in e's [keyfirst.EntitySpec.Keys]: another declaration of
+// the same pattern (of another shard count, which would read some of the
+// shards only) is refused by every terminal call before any request, with
+// a [*ReadError] ([ReadBinding]).
 func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*query.Options)) Reader[T] {
 	r := Reader[T]{sort: func(q query.Query[T]) query.Query[T] { return q }}
 	if e == nil || ix == nil {
 		return r
+	}
+	if e.Binds(ix.p.ID()) && !e.BindsWith(ix.binding) {
+		// An entity that does not bind the pattern at all is the shard
+		// queries' ProblemPattern.
+		r.otherDecl = fmt.Sprintf("entity %s binds pattern %s with another declaration than this Index (%d shards, reading %d): read through the Index whose Binding is in its EntitySpec.Keys",
+			e.Type(), ix.p, len(ix.parts), len(ix.read))
 	}
 	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, cursorKey(optFns)
 	r.on = func(part string) query.Query[T] { return query.On(e, ix.p, part, optFns...) }
