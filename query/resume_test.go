@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/resumecheck"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -44,149 +46,44 @@ func (c *short) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...fu
 	return c.api.Query(ctx, in, optFns...)
 }
 
-// queryStop is one way a call of a query stops before the end: it reads q
-// from cursor cur through the real client api and returns the items the
-// call returned, the cursor it handed out (WithNext) and its error.
-type queryStop[T any] struct {
-	name string
-	call func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) ([]T, query.Cursor, error)
-	want error // the error of a call that stopped early (nil: none)
-}
+// resumable is a read of q, as resumecheck calls it.
+type resumable[T any] = resumecheck.Read[query.Cursor, T, keyfirst.QueryAPI]
 
-// queryStops are the ways a call stops: its second request fails (All,
-// Collect, and a Page of a limit, which returns the items before the
-// failure); the context is cancelled after k items; the loop breaks after
-// k items; the loop body panics on item k+1; Limit k.
-func queryStops[T any](k int) []queryStop[T] {
-	return []queryStop[T]{
-		{"Collect: the second request fails", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) ([]T, query.Cursor, error) {
-			var next query.Cursor
-			got, err := q.After(cur).Collect(ctx, &short{api: api, failOn: 2}, query.WithNext(&next))
-			return got, next, err
-		}, errShort},
-		{"All: the second request fails", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) (got []T, next query.Cursor, err error) {
-			// The cursor is read where the error is handled, in the loop.
-			var stored, atErr query.Cursor
-			for v, e := range q.After(cur).All(ctx, &short{api: api, failOn: 2}, query.WithNext(&stored)) {
-				if e != nil {
-					err, atErr = e, stored
-					continue // the error ends the iteration
-				}
-				got = append(got, v)
-			}
-			if err != nil && atErr != stored {
-				return got, atErr, fmt.Errorf("the loop saw the cursor %q at the error, %q after the loop", atErr, stored)
-			}
-			return got, stored, err
-		}, errShort},
-		{"Page of a limit: the second request fails", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) ([]T, query.Cursor, error) {
-			var next query.Cursor
-			page, err := q.Limit(k).After(cur).Page(ctx, &short{api: api, failOn: 2}, query.WithNext(&next))
-			if next != page.Next {
-				return page.Items, next, fmt.Errorf("WithNext %q, Page.Next %q", next, page.Next)
-			}
-			return page.Items, next, err
-		}, errShort},
-		{"the context is cancelled", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) (got []T, next query.Cursor, err error) {
-			ctx, cancel := context.WithCancel(ctx)
-			defer cancel()
-			for v, e := range q.After(cur).All(ctx, &short{api: api}, query.WithNext(&next)) {
-				if e != nil {
-					err = e
-					continue
-				}
-				if got = append(got, v); len(got) == k {
-					cancel()
-				}
-			}
-			return got, next, err
-		}, context.Canceled},
-		{"the loop breaks", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) (got []T, next query.Cursor, err error) {
-			for v, e := range q.After(cur).All(ctx, &short{api: api}, query.WithNext(&next)) {
-				if e != nil {
-					return got, next, e
-				}
-				if got = append(got, v); len(got) == k {
-					break
-				}
-			}
-			return got, next, nil
-		}, nil},
-		{"the loop body panics", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) (got []T, next query.Cursor, err error) {
-			defer func() {
-				if p := recover(); p != nil && p != "in the loop body" {
-					panic(p)
-				}
-			}()
-			for v, e := range q.After(cur).All(ctx, &short{api: api}, query.WithNext(&next)) {
-				if e != nil {
-					return got, next, e
-				}
-				if len(got) == k {
-					panic("in the loop body")
-				}
-				got = append(got, v)
-			}
-			return got, next, nil
-		}, nil},
-		{"Limit", func(ctx context.Context, q query.Query[T], cur query.Cursor, api keyfirst.QueryAPI) ([]T, query.Cursor, error) {
-			var next query.Cursor
-			got, err := q.Limit(k).After(cur).Collect(ctx, &short{api: api}, query.WithNext(&next))
-			return got, next, err
-		}, nil},
+func reading[T any](q query.Query[T]) resumable[T] {
+	at := func(cur query.Cursor, limit int) query.Query[T] {
+		if limit > 0 {
+			return q.After(cur).Limit(limit)
+		}
+		return q.After(cur)
+	}
+	return resumable[T]{
+		All: func(ctx context.Context, api keyfirst.QueryAPI, cur query.Cursor, limit int, next *query.Cursor) iter.Seq2[T, error] {
+			return at(cur, limit).All(ctx, api, query.WithNext(next))
+		},
+		Collect: func(ctx context.Context, api keyfirst.QueryAPI, cur query.Cursor, limit int, next *query.Cursor) ([]T, error) {
+			return at(cur, limit).Collect(ctx, api, query.WithNext(next))
+		},
 	}
 }
 
-// queryChain reads q call after call, each stopped by s and resumed from
-// the cursor the last one handed out, until a call hands out the empty
-// cursor; it returns the ids of every item returned, in order. The first
-// call is a page of 5, so that every stopped call starts from a cursor.
-func queryChain[T any](t *testing.T, ctx context.Context, q query.Query[T], api keyfirst.QueryAPI, s queryStop[T], id func(T) string) []string {
-	t.Helper()
-	first, err := q.Limit(5).Page(ctx, api)
-	if err != nil || first.Next == "" {
-		t.Fatalf("the first page: %v, next %q", err, first.Next)
+// queryStops are the ways a call of q stops (resumecheck.Stops, k items),
+// on the real client api whose requests ask for 7 items at most: the
+// second request of a call fails. And a Page of a limit k whose second
+// request fails: it returns the items before the failure, and Next (and
+// WithNext) resumes after them.
+func queryStops[T any](api keyfirst.QueryAPI, q query.Query[T], k int) []resumecheck.Stop[query.Cursor, T, keyfirst.QueryAPI] {
+	failing := func() keyfirst.QueryAPI { return &short{api: api, failOn: 2} }
+	capped := func() keyfirst.QueryAPI { return &short{api: api} }
+	page := func(ctx context.Context, _ resumable[T], cur query.Cursor) ([]T, query.Cursor, error) {
+		var next query.Cursor
+		p, err := q.Limit(k).After(cur).Page(ctx, failing(), query.WithNext(&next))
+		if next != p.Next {
+			err = fmt.Errorf("WithNext %q, Page.Next %q", next, p.Next)
+		}
+		return p.Items, next, err
 	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(vs []T) (repeated int) {
-		for _, v := range vs {
-			out = append(out, id(v))
-			if seen[id(v)] {
-				repeated++
-			}
-			seen[id(v)] = true
-		}
-		return repeated
-	}
-	add(first.Items)
-	cur := first.Next
-	stopped := 0
-	for call := 1; ; call++ {
-		got, next, err := s.call(ctx, q, cur, api)
-		if err != nil && (s.want == nil || !errors.Is(err, s.want)) {
-			t.Fatalf("call %d: %v", call, err)
-		}
-		if n := add(got); n > 0 {
-			t.Fatalf("call %d (from a cursor after %d items): %d of its %d items were returned before", call, len(out)-len(got), n, len(got))
-		}
-		if err != nil {
-			stopped++
-		}
-		if next == "" {
-			if (s.want != nil && stopped == 0) || call < 3 {
-				t.Fatalf("%d calls, %d stopped by %v: the test does not stop the read", call, stopped, s.want)
-			}
-			if err != nil {
-				t.Fatalf("call %d: %v and the empty cursor after %d items", call, err, len(out))
-			}
-			return out
-		}
-		if len(got) == 0 && next == cur {
-			t.Fatalf("call %d: no item and the same cursor: the chain does not progress", call)
-		}
-		cur = next
-	}
+	return append(resumecheck.Stops[query.Cursor, T](k, capped, failing, errShort),
+		resumecheck.Stop[query.Cursor, T, keyfirst.QueryAPI]{Name: "Page of a limit: the second request fails", Call: page, Want: errShort})
 }
 
 // A resumed query never repeats an item: however a call stops (its second
@@ -232,9 +129,9 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 		for i, e := range want {
 			wantIDs[i] = eventID(e)
 		}
-		for _, st := range queryStops[Event](23) {
-			t.Run(fmt.Sprintf("desc %v: events: %s", desc, st.name), func(t *testing.T) {
-				if got := queryChain(t, ctx, q, client, st, eventID); !slices.Equal(got, wantIDs) {
+		for _, st := range queryStops(client, q, 23) {
+			t.Run(fmt.Sprintf("desc %v: events: %s", desc, st.Name), func(t *testing.T) {
+				if got := resumecheck.Chain(t, ctx, reading(q), keyfirst.QueryAPI(client), st, eventID); !slices.Equal(got, wantIDs) {
 					t.Errorf("resumed: %v, want %v", got, wantIDs)
 				}
 			})
@@ -261,9 +158,9 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 	for i, v := range want {
 		wantIDs[i] = itemID(v)
 	}
-	for _, st := range queryStops[any](11) {
-		t.Run("collection: "+st.name, func(t *testing.T) {
-			if got := queryChain(t, ctx, c, client, st, itemID); !slices.Equal(got, wantIDs) {
+	for _, st := range queryStops(client, c, 11) {
+		t.Run("collection: "+st.Name, func(t *testing.T) {
+			if got := resumecheck.Chain(t, ctx, reading(c), keyfirst.QueryAPI(client), st, itemID); !slices.Equal(got, wantIDs) {
 				t.Errorf("resumed: %v, want %v", got, wantIDs)
 			}
 		})
