@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -46,25 +44,8 @@ func (c *short) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...fu
 	return c.api.Query(ctx, in, optFns...)
 }
 
-// resumable is a read of q, as resumecheck calls it.
+// resumable is a read, as resumecheck calls it.
 type resumable[T any] = resumecheck.Read[query.Cursor, T, keyfirst.QueryAPI]
-
-func reading[T any](q query.Query[T]) resumable[T] {
-	at := func(cur query.Cursor, limit int) query.Query[T] {
-		if limit > 0 {
-			return q.After(cur).Limit(limit)
-		}
-		return q.After(cur)
-	}
-	return resumable[T]{
-		All: func(ctx context.Context, api keyfirst.QueryAPI, cur query.Cursor, limit int, next *query.Cursor) iter.Seq2[T, error] {
-			return at(cur, limit).All(ctx, api, query.WithNext(next))
-		},
-		Collect: func(ctx context.Context, api keyfirst.QueryAPI, cur query.Cursor, limit int, next *query.Cursor) ([]T, error) {
-			return at(cur, limit).Collect(ctx, api, query.WithNext(next))
-		},
-	}
-}
 
 // queryStops are the ways a call of q stops (resumecheck.Stops, k items),
 // on the real client api whose requests ask for 7 items at most: the
@@ -98,17 +79,11 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 	client := integrationClient(t)
 	ctx := context.Background()
 
-	auditTable, events := localAudit(t)
-	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
-	var reqs []keyfirst.WriteRequest
-	for i := range 100 {
-		reqs = append(reqs, events.PutRequest(Event{Actor: "u_8814", At: base.Add(time.Duration(i) * time.Second), Action: fmt.Sprint(i)}))
-	}
-	write(t, client, auditTable, reqs...)
+	events := auditLog(t, client, 100)
 
 	gh := newGithub(t, "github")
 	gh = gh.in(tableFor(t, gh.table))
-	reqs = []keyfirst.WriteRequest{gh.repos.PutRequest(Repo{Name: "kf", Description: "keyfirst"})}
+	reqs := []keyfirst.WriteRequest{gh.repos.PutRequest(Repo{Name: "kf", Description: "keyfirst"})}
 	for i := range 40 {
 		reqs = append(reqs, gh.issues.PutRequest(Issue{Repo: "kf", Number: uint32(i + 1), Title: fmt.Sprint("issue ", i+1)}))
 		reqs = append(reqs, gh.stars.PutRequest(Star{Repo: "kf", User: fmt.Sprintf("user-%02d", i)}))
@@ -131,24 +106,13 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range queryStops(client, q, 23) {
 			t.Run(fmt.Sprintf("desc %v: events: %s", desc, st.Name), func(t *testing.T) {
-				if got := resumecheck.Chain(t, ctx, reading(q), keyfirst.QueryAPI(client), st, eventID); !slices.Equal(got, wantIDs) {
+				if got := resumecheck.Chain(t, ctx, resumecheck.Of[Event, keyfirst.QueryAPI](q, query.WithNext), keyfirst.QueryAPI(client), st, eventID); !slices.Equal(got, wantIDs) {
 					t.Errorf("resumed: %v, want %v", got, wantIDs)
 				}
 			})
 		}
 	}
 
-	itemID := func(v any) string {
-		switch v := v.(type) {
-		case Repo:
-			return "repo " + v.Name
-		case Issue:
-			return fmt.Sprint("issue ", v.Number)
-		case Star:
-			return "star " + v.User
-		}
-		return fmt.Sprintf("%T", v)
-	}
 	c := query.CollectionOn(gh.table, repoByName, "kf")
 	want, err := c.Collect(ctx, client)
 	if err != nil || len(want) != 81 {
@@ -156,11 +120,11 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 	}
 	wantIDs := make([]string, len(want))
 	for i, v := range want {
-		wantIDs[i] = itemID(v)
+		wantIDs[i] = describeItem(v)
 	}
 	for _, st := range queryStops(client, c, 11) {
 		t.Run("collection: "+st.Name, func(t *testing.T) {
-			if got := resumecheck.Chain(t, ctx, reading(c), keyfirst.QueryAPI(client), st, itemID); !slices.Equal(got, wantIDs) {
+			if got := resumecheck.Chain(t, ctx, resumecheck.Of[any, keyfirst.QueryAPI](c, query.WithNext), keyfirst.QueryAPI(client), st, describeItem); !slices.Equal(got, wantIDs) {
 				t.Errorf("resumed: %v, want %v", got, wantIDs)
 			}
 		})

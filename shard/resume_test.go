@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 	"testing"
 
@@ -15,25 +14,8 @@ import (
 	"github.com/keyfirst/keyfirst/shard"
 )
 
-// resumable is a read of r, as resumecheck calls it.
+// resumable is a read, as resumecheck calls it.
 type resumable[T any] = resumecheck.Read[shard.Cursor, T, keyfirst.QueryAPI]
-
-func reading[T any](r shard.Reader[T]) resumable[T] {
-	at := func(cur shard.Cursor, limit int) shard.Reader[T] {
-		if limit > 0 {
-			return r.After(cur).Limit(limit)
-		}
-		return r.After(cur)
-	}
-	return resumable[T]{
-		All: func(ctx context.Context, api keyfirst.QueryAPI, cur shard.Cursor, limit int, next *shard.Cursor) iter.Seq2[T, error] {
-			return at(cur, limit).All(ctx, api, shard.NextCursor(next))
-		},
-		Collect: func(ctx context.Context, api keyfirst.QueryAPI, cur shard.Cursor, limit int, next *shard.Cursor) ([]T, error) {
-			return at(cur, limit).Collect(ctx, api, shard.NextCursor(next))
-		},
-	}
-}
 
 // stops are the ways a call of r stops (resumecheck.Stops, k items), on
 // the real client api whose requests ask for 7 items at most: the query
@@ -104,7 +86,7 @@ func TestResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range stops(m.client, items, "S#0", 23) {
 			t.Run(fmt.Sprintf("desc %v: spread: %s", desc, st.Name), func(t *testing.T) {
-				got := resumecheck.Chain(t, ctx, reading(items), keyfirst.QueryAPI(m.client), st, func(v Item) string { return v.ID })
+				got := resumecheck.Chain(t, ctx, resumecheck.Of[Item, keyfirst.QueryAPI](items, shard.NextCursor), keyfirst.QueryAPI(m.client), st, func(v Item) string { return v.ID })
 				if !slices.Equal(got, itemIDs(want)) {
 					t.Errorf("resumed: %s", firstDiff(got, itemIDs(want)))
 				}
@@ -120,7 +102,7 @@ func TestResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range stops(s.client, regions, first, 9) {
 			t.Run(fmt.Sprintf("desc %v: by-region: %s", desc, st.Name), func(t *testing.T) {
-				got := resumecheck.Chain(t, ctx, reading(regions), keyfirst.QueryAPI(s.client), st, func(o Order) string { return o.ID })
+				got := resumecheck.Chain(t, ctx, resumecheck.Of[Order, keyfirst.QueryAPI](regions, shard.NextCursor), keyfirst.QueryAPI(s.client), st, func(o Order) string { return o.ID })
 				if !slices.Equal(got, orderIDs(wantOrders)) {
 					t.Errorf("resumed: %s", firstDiff(got, orderIDs(wantOrders)))
 				}

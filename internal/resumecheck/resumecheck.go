@@ -19,6 +19,35 @@ type Read[C ~string, T, A any] struct {
 	Collect func(ctx context.Context, api A, cur C, limit int, next *C) ([]T, error)
 }
 
+// reader is a read of the query or shard package: a value whose After
+// and Limit return a modified copy, with All and Collect, whose option
+// type is O.
+type reader[R any, C ~string, T, A, O any] interface {
+	After(C) R
+	Limit(int) R
+	All(context.Context, A, ...func(*O)) iter.Seq2[T, error]
+	Collect(context.Context, A, ...func(*O)) ([]T, error)
+}
+
+// Of is r as the stops read it; next is the package's option that stores
+// the cursor a call hands out (query.WithNext, shard.NextCursor).
+func Of[T, A any, R reader[R, C, T, A, O], C ~string, O any](r R, next func(*C) func(*O)) Read[C, T, A] {
+	at := func(cur C, limit int) R {
+		if limit > 0 {
+			return r.After(cur).Limit(limit)
+		}
+		return r.After(cur)
+	}
+	return Read[C, T, A]{
+		All: func(ctx context.Context, api A, cur C, limit int, c *C) iter.Seq2[T, error] {
+			return at(cur, limit).All(ctx, api, next(c))
+		},
+		Collect: func(ctx context.Context, api A, cur C, limit int, c *C) ([]T, error) {
+			return at(cur, limit).Collect(ctx, api, next(c))
+		},
+	}
+}
+
 // Stop is one way a call of a read stops before the end: Call reads r
 // from cur and returns the items the call returned, the cursor it handed
 // out and its error; Want is the error of a call that stopped early (nil:
