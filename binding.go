@@ -27,7 +27,15 @@ type Binding struct {
 	fn, when any
 	t        reflect.Type // the T of fn and when, for messages
 	nilFn    bool         // Func was given a nil function
+	// decl identifies the call that declared the binding (Fields, FuncE,
+	// If): its copies share it, every other declaration has its own
+	// ([Entity.BindsWith]).
+	decl *declaration
 }
+
+// declaration is the identity of a Binding's declaration; it has a size,
+// so that every one has an address of its own.
+type declaration struct{ _ byte }
 
 // Fields binds the pattern to fields of T, named as in Go: one field per
 // typed segment of the partition key then of the sort key, in order
@@ -48,7 +56,7 @@ type Binding struct {
 // field of the table's key must encode as the key's attribute type (a
 // number stored as a string, a custom marshaler are refused).
 func (p Pattern[P, S]) Fields(fields ...string) Binding {
-	return Binding{p: p.p, fields: slices.Clone(fields)}
+	return Binding{p: p.p, fields: slices.Clone(fields), decl: new(declaration)}
 }
 
 // Func binds pattern p to a function of T that returns the partition and
@@ -70,7 +78,7 @@ func Func[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool)) Binding
 // the write before any request, as an [*ItemError] ([ItemDerive]) that
 // wraps it.
 func FuncE[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool, err error)) Binding {
-	b := Binding{p: p.p, t: reflect.TypeFor[T](), nilFn: f == nil}
+	b := Binding{p: p.p, t: reflect.TypeFor[T](), nilFn: f == nil, decl: new(declaration)}
 	if f == nil || p.p == nil {
 		return b
 	}
@@ -94,7 +102,7 @@ func FuncE[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool, err err
 // type. The table's primary key cannot be conditional, and neither can an
 // index whose key attributes are all the table's or fields of T.
 func If[T any](b Binding, when func(T) bool) Binding {
-	b.when, b.t = when, reflect.TypeFor[T]()
+	b.when, b.t, b.decl = when, reflect.TypeFor[T](), new(declaration)
 	return b
 }
 

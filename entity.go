@@ -93,8 +93,10 @@ type Entity[T any] struct {
 	known      []string
 	// guarded are the attributes Modify's condition compares.
 	guarded []string
-	// patterns are the patterns the entity binds.
+	// patterns are the patterns the entity binds, decls the declarations
+	// of its bindings (EntitySpec.Keys).
 	patterns map[*pattern]bool
+	decls    map[*declaration]bool
 	// agree are the attributes that a second pattern computes another way
 	// (see entityBuilder.derive): every write checks they agree.
 	agree []derivation[T]
@@ -164,9 +166,12 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
-	e.patterns = map[*pattern]bool{}
+	e.patterns, e.decls = map[*pattern]bool{}, map[*declaration]bool{}
 	for _, k := range b.bound {
 		e.patterns[k.p] = true
+	}
+	for _, kb := range spec.Keys {
+		e.decls[kb.decl] = true
 	}
 	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)

@@ -98,6 +98,15 @@ func (t *Table) SortDefinitions(index string) []keys.DefID {
 // Binds reports whether the entity binds pattern p ([EntitySpec.Keys]).
 func (e *Entity[T]) Binds(p PatternID) bool { return e.patterns[p.p] }
 
+// BindsWith reports whether b itself, the value one declaration returned
+// ([Pattern.Fields], [Func], [FuncE], [If]) or a copy of it, is one of the
+// entity's [EntitySpec.Keys]; [Entity.Binds] reports only that some
+// binding of a pattern is. A package that declares a binding checks with
+// it that a read goes through the declaration the entity writes with
+// (shard.Query refuses another declaration of the same index, of another
+// shard count, before any request).
+func (e *Entity[T]) BindsWith(b Binding) bool { return b.decl != nil && e.decls[b.decl] }
+
 func itemType(item map[string]types.AttributeValue, attr string) string {
 	if s, ok := item[attr].(*types.AttributeValueMemberS); ok {
 		return s.Value

@@ -20,21 +20,29 @@ import (
 // zero T and end the iteration: first the query's [*Error] (before any
 // request), then a [*RequestError] or a [*DecodeError]. With
 // [Options.Next] ([WithNext]), the cursor after the last item yielded is
-// stored when the iteration stops, however it stops, so a loop that
-// breaks in the middle of a page resumes exactly after its last item (and
-// one that ends on a DecodeError resumes at the item that could not be
-// decoded: its Skip resumes after it).
+// stored when the iteration stops, however it stops (before an error is
+// yielded, so that the loop can save it where it handles the error), so a
+// loop that breaks in the middle of a page resumes exactly after its last
+// item (and one that ends on a DecodeError resumes at the item that could
+// not be decoded: its Skip resumes after it).
 func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
 	build := func() (*plan, error) { return q.plan(optFns) }
 	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
 		var zero T
 		pr := progress{resume: p.start}
-		defer func() {
-			// Also when the loop body panics: the cursor is that of the
-			// last item it received.
+		stored := false
+		store := func() {
+			stored = true
 			if p.opts.Next != nil {
 				next, _ := p.next(pr) // items returned by DynamoDB always hold their key
 				*p.opts.Next = next
+			}
+		}
+		defer func() {
+			// When the loop body panics: the cursor is that of the last
+			// item it finished.
+			if !stored {
+				store()
 			}
 		}()
 		var stopped bool
@@ -59,6 +67,7 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 		if err == nil {
 			err = itemErr
 		}
+		store() // before the error is yielded: the loop may save it there
 		if err != nil && !stopped {
 			yield(zero, err)
 		}

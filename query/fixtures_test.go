@@ -3,6 +3,7 @@ package query_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"sync"
 	"testing"
@@ -231,6 +232,21 @@ func localAudit(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[Event]) {
 	table, events := newAudit(t, "audit")
 	table = tableFor(t, table)
 	return table, keyfirst.Must(events.In(table))
+}
+
+// auditLog creates the audit log in DynamoDB Local for this test and
+// writes n events of actor u_8814, one a second from 2026-06-23, whose
+// Action is their number.
+func auditLog(t testing.TB, client *dynamodb.Client, n int) *keyfirst.Entity[Event] {
+	t.Helper()
+	table, events := localAudit(t)
+	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
+	reqs := make([]keyfirst.WriteRequest, n)
+	for i := range reqs {
+		reqs[i] = events.PutRequest(Event{Actor: "u_8814", At: base.Add(time.Duration(i) * time.Second), Action: fmt.Sprint(i)})
+	}
+	write(t, client, table, reqs...)
+	return events
 }
 
 // ---- seed 004: MoviesAndActors, and the inverted GSI ----

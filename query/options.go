@@ -24,9 +24,15 @@ type Options struct {
 	// Each [Page] also reports its own.
 	Capacity *keyfirst.Capacity
 	// Next, when set, receives the cursor that resumes after the last item
-	// a call returned, when the call returns or its iteration stops (also
-	// when the loop breaks early or an error ends it): the empty Cursor
-	// once the query is done.
+	// a call returned, when the call returns or its iteration stops,
+	// however it stops: at its limit, at the end of a page, when the loop
+	// breaks early, when ctx ends or a request fails (the cursor the call
+	// started from when no item was returned), when the loop body panics
+	// (after the last item it finished); a [*DecodeError] resumes at the
+	// item it reports. Resumed with [Query.After], the query goes on
+	// exactly after that item: no item is repeated or skipped. It is the
+	// empty Cursor once the query is done. A call refused before any
+	// request (an [*Error]) leaves it as it was. A [Scan] has no cursor.
 	Next *Cursor
 }
 

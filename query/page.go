@@ -56,10 +56,10 @@ func (p Page[T]) CursorAfter(i int) (Cursor, error) { return p.plan.cursorAt(p.r
 // first and a problem is returned as an [*Error] before any request.
 //
 // On a failed request or an item that cannot be decoded, the page holds the
-// items read before it, Next resumes after them (empty if there are
-// none: then resume with the query's own cursor), and the error is a
-// [*RequestError] or a [*DecodeError], whose Skip resumes after the item
-// that could not be decoded.
+// items read before it, Next resumes after them (with none, where the
+// call started: the query's own cursor, empty from the beginning), and
+// the error is a [*RequestError] or a [*DecodeError], whose Skip resumes
+// after the item that could not be decoded.
 func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
 	var page Page[T]
 	p, err := q.plan(optFns)

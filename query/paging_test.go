@@ -48,16 +48,10 @@ func TestPagingEqualsOnePass(t *testing.T) {
 	client := integrationClient(t)
 	ctx := context.Background()
 
-	auditTable, events := localAudit(t)
-	base := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
-	var reqs []keyfirst.WriteRequest
-	for i := range 1000 {
-		reqs = append(reqs, events.PutRequest(Event{Actor: "u_8814", At: base.Add(time.Duration(i) * time.Second), Action: fmt.Sprint(i)}))
-	}
-	write(t, client, auditTable, reqs...)
+	events := auditLog(t, client, 1000)
 
 	sc, s := localShop(t)
-	reqs = reqs[:0]
+	var reqs []keyfirst.WriteRequest
 	for i := range 1000 {
 		day := micro("2019-07-01T00:00:00").Add(time.Duration(i%37) * 24 * time.Hour) // 37 distinct dates: ties
 		reqs = append(reqs, s.orders.PutRequest(Order{CustomerID: "c1", ID: fmt.Sprintf("o%04d", i), Status: Cancelled, Date: day}))

@@ -95,8 +95,13 @@
 // last item's place in the merged order and every shard's position. An error in one
 // shard fails the read with a [*ShardError] naming the shard; breaking
 // out of All, cancelling the context or an error stops every shard query
-// before the call returns. [Cost] reports the requests, items read and
-// capacity of each shard and in total.
+// before the call returns. However a call stops, [NextCursor] receives
+// the cursor after the last item it returned: the read resumes from it
+// with no item repeated or skipped. [Cost] reports the requests, items
+// read and capacity of each shard and in total. A read goes through the
+// declaration whose Binding the entity holds: another [New] of the same
+// pattern (another shard count would read some shards only) is refused
+// before any request ([ReadBinding]).
 //
 // Fetching: by default each shard is first asked for its share of the
 // Limit with a margin: Limit/shards plus three standard deviations of a
@@ -149,7 +154,9 @@
 // it rewrites, through the entity's one write path, every item not on the
 // shard the new count gives it; a checkpoint, like a [Cursor], belongs to
 // its table (the entity's binding) and index, and another's is refused
-// before any request. Then deploy without PreviousShards. (A
+// before any request. Then deploy without PreviousShards. Each deployment
+// binds its entity and reads through one declaration, as every read must
+// (see Reading). (A
 // [github.com/keyfirst/keyfirst/migrate] backfill moves them too, within
 // a write budget, as part of a Scan of the whole table: the tool when
 // several definitions change at once; Reshard reads only the index's

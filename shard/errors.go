@@ -120,7 +120,7 @@ const (
 	ReadConcurrency                        // Concurrency is not positive
 	ReadQuery                              // the shard query is refused by the query package (condition, pattern, options)
 	ReadCursor                             // the cursor is malformed, changed or another read's
-	ReadBinding                            // Reshard's entity writes the index with another binding (shard count) than the Index's
+	ReadBinding                            // the entity writes the index with another declaration (shard count) than the Index read or re-sharded
 )
 
 var readProblemText = map[ReadProblem]string{

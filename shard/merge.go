@@ -22,6 +22,8 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 	switch {
 	case r.on == nil:
 		return fail(ReadSource, "start the read with shard.Query(entity, index), with a non-nil entity and index", nil)
+	case r.otherDecl != "":
+		return fail(ReadBinding, r.otherDecl, nil)
 	case client == nil:
 		return fail(ReadClient, "pass a *dynamodb.Client or another implementation", nil)
 	case r.limited && r.limit <= 0:
@@ -81,7 +83,8 @@ type shardState[T any] struct {
 	fetches     int
 	size        int // the limit of the last fetch
 	// last is the last item taken in this call, run the same before the
-	// run of the last item yielded: the shard's position in the cursor.
+	// run of the last item yielded (without a sort key: the last item
+	// returned), the shard's position in the cursor.
 	last, run spot[T]
 	cost      ShardCost
 }
@@ -118,7 +121,7 @@ type spot[T any] struct {
 // taken.
 func (s *shardState[T]) pop(h orderKey) runItem[T] {
 	page, _ := s.current()
-	it := runItem[T]{v: page.Items[s.pos], place: h}
+	it := runItem[T]{v: page.Items[s.pos], place: h, s: s}
 	s.last = spot[T]{page, s.pos, true}
 	s.pos++
 	s.head = nil
@@ -156,10 +159,12 @@ type fetched[T any] struct {
 	err      error
 }
 
-// runItem is an item of a run of equal sort values, with its place.
+// runItem is an item of a run of equal sort values, with its place and
+// its shard.
 type runItem[T any] struct {
 	v     T
 	place orderKey
+	s     *shardState[T]
 }
 
 // merge is one call's merge of the shards.
@@ -214,9 +219,15 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 			it := m.pending[m.ri]
 			m.pending[m.ri] = runItem[T]{}
 			m.ri++
+			// The item counts as returned once yield returns, also when
+			// it stops the merge; not when the caller's loop panics in it.
+			more := yield(it.v)
 			m.last = it.place
 			m.returned++
-			if !yield(it.v) {
+			if m.r.nSort == 0 {
+				it.s.run = it.s.last // see takeHead
+			}
+			if !more {
 				return nil
 			}
 			continue
@@ -283,7 +294,8 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 // order, reversed by Desc) into m.pending: the merge of an index without
 // a sort key, which has no order to merge by. Its items come shard by
 // shard, each shard in DynamoDB's order, and a shard's position in the
-// cursor is after its last item taken.
+// cursor is after its last item returned: run moves past the item when
+// yield returns (not when the caller's loop panics in it).
 func (m *merge[T]) takeHead() {
 	for i := range m.shards {
 		s := m.shards[i]
@@ -295,7 +307,6 @@ func (m *merge[T]) takeHead() {
 			continue
 		}
 		m.pending, m.ri = append(m.pending[:0], s.pop(h)), 0
-		s.run = s.last
 		return
 	}
 }
@@ -451,12 +462,15 @@ func (m *merge[T]) receive(f fetched[T]) error {
 	return nil
 }
 
-// next is the merged cursor after the last item returned: empty when the
-// merge is done; on an error, the cursor the call started from.
-func (m *merge[T]) next(err error) (Cursor, error) {
+// next is the merged cursor after the last item returned, however the
+// merge stopped (the limit, the caller, an error, the end of ctx): the
+// place of that item, and for each shard the start of that item's run, as
+// the shard buffers stand until the next run is taken. It is empty when
+// the merge is done, and the cursor the call started from when no item
+// was returned (or, with the error, when no cursor can be made: resuming
+// there repeats items rather than skip any).
+func (m *merge[T]) next() (Cursor, error) {
 	switch {
-	case err != nil:
-		return m.r.after, nil
 	case m.done && m.ri >= len(m.pending):
 		return "", nil
 	case m.returned == 0:
@@ -464,7 +478,7 @@ func (m *merge[T]) next(err error) (Cursor, error) {
 	}
 	place, err := placeOf(m.last, m.r.order)
 	if err != nil {
-		return "", err
+		return m.r.after, err
 	}
 	pos := cursorPayload{L: place, P: make(map[string]string, len(m.shards))}
 	for _, s := range m.shards {
@@ -472,7 +486,7 @@ func (m *merge[T]) next(err error) (Cursor, error) {
 		if s.run.ok {
 			var err error
 			if c, err = s.run.page.CursorAfter(s.run.idx); err != nil {
-				return "", &ShardError{Shard: s.n, Partition: s.part, Err: err}
+				return m.r.after, &ShardError{Shard: s.n, Partition: s.part, Err: err}
 			}
 		}
 		if c != "" {

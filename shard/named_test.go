@@ -18,19 +18,22 @@ import (
 )
 
 // A schema with a sharded index declared once, at package level, as a
-// service declares it: in the two descriptions of a change of its shard
-// count (3 shards, then 8 with 3 before; see reshard_test.go).
+// service declares it: in the three descriptions of a change of its
+// shard count (3 shards, then 8 with 3 before, then 8; see
+// reshard_test.go).
 var (
-	twins3, twinOrders3 = reshardSchema(open3)
-	twins8, twinOrders8 = reshardSchema(open8)
+	twins3, twinOrders3       = reshardSchema(open3)
+	twins8, twinOrders8       = reshardSchema(open8)
+	twinsDone, twinOrdersDone = reshardSchema(open8Done)
 )
 
-// twin is the package-level schema bound to a table of its own, in both
-// descriptions; its orders carry label as their Customer.
+// twin is the package-level schema bound to a table of its own, in every
+// description; its orders carry label as their Customer.
 type twin struct {
 	label  string
 	before *keyfirst.Entity[Order] // 3 shards
 	during *keyfirst.Entity[Order] // 8 shards, 3 before
+	after  *keyfirst.Entity[Order] // 8 shards
 }
 
 func bindTwin(t *testing.T, label string) twin {
@@ -40,6 +43,7 @@ func bindTwin(t *testing.T, label string) twin {
 		label:  label,
 		before: keyfirst.Must(twinOrders3.In(table)),
 		during: keyfirst.Must(twinOrders8.In(keyfirst.Must(twins8.Named(table.Name())))),
+		after:  keyfirst.Must(twinOrdersDone.In(keyfirst.Must(twinsDone.Named(table.Name())))),
 	}
 }
 
@@ -199,7 +203,7 @@ func (tw twin) exercise(ctx context.Context, client *dynamodb.Client) error {
 	if err := until(ctx, func() ([]placed, error) { return placing(ctx, client, tw.during) }, wantPlaced); err != nil {
 		return fail("the shards of 8: %w", err)
 	}
-	if err := until(ctx, func() ([]Order, error) { return shard.Query(tw.during, open8Done).Desc().Collect(ctx, client) }, want); err != nil {
+	if err := until(ctx, func() ([]Order, error) { return shard.Query(tw.after, open8Done).Desc().Collect(ctx, client) }, want); err != nil {
 		return fail("Collect on 8 shards: %w", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package shard
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 
 	"github.com/keyfirst/keyfirst"
@@ -44,16 +45,29 @@ type Reader[T any] struct {
 	conc    int
 	concSet bool
 	latency bool
+	// otherDecl describes an entity that binds the index's pattern with
+	// another declaration than ix: a ReadBinding.
+	otherDecl string
 }
 
 // Query starts a read of sharded index ix through entity e, which binds
 // ix ([Index.Binding]); optFns are the query package's options of every
 // shard query (a CursorKey also signs the reader's cursors). The read
-// covers [Index.ReadPartitions].
+// covers [Index.ReadPartitions]. ix must be the very declaration whose
+// Binding is in e's [keyfirst.EntitySpec.Keys]: another declaration of
+// the same pattern (of another shard count, which would read some of the
+// shards only) is refused by every terminal call before any request, with
+// a [*ReadError] ([ReadBinding]).
 func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*query.Options)) Reader[T] {
 	r := Reader[T]{sort: func(q query.Query[T]) query.Query[T] { return q }}
 	if e == nil || ix == nil {
 		return r
+	}
+	if e.Binds(ix.p.ID()) && !e.BindsWith(ix.binding) {
+		// An entity that does not bind the pattern at all is the shard
+		// queries' ProblemPattern.
+		r.otherDecl = fmt.Sprintf("entity %s binds pattern %s with another declaration than this Index (%d shards, reading %d): read through the Index whose Binding is in its EntitySpec.Keys",
+			e.Type(), ix.p, len(ix.parts), len(ix.read))
 	}
 	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, cursorKey(optFns)
 	r.on = func(part string) query.Query[T] { return query.On(e, ix.p, part, optFns...) }
@@ -128,8 +142,9 @@ func (r Reader[T]) LatencyFirst() Reader[T] {
 type Page[T any] struct {
 	// Items are the page's items, in the merged order.
 	Items []T
-	// Next resumes the merged order after the last item of Items; empty
-	// when every shard is done.
+	// Next resumes the merged order after the last item of Items (the
+	// cursor the call started from when Items is empty); empty when every
+	// shard is done.
 	Next Cursor
 	// Cost is what the page's requests cost, per shard and in total.
 	Cost Cost
@@ -160,10 +175,17 @@ type ShardCost struct {
 // Options configure a terminal call of a [Reader].
 type Options struct {
 	// Cost, when set, receives the cost of the call (replacing what it
-	// held), also when it ends early or with an error.
+	// held), also when it ends early or with an error (a call refused
+	// before any request leaves it as it was).
 	Cost *Cost
 	// Next, when set, receives the cursor after the last item the call
-	// returned, however it stopped.
+	// returned, however it stopped: at its limit, at the end of a Page,
+	// when the loop over All breaks, when ctx ends or a shard's query
+	// fails (the cursor the call started from when no item was returned,
+	// as a failed Page returns none). Resumed with [Reader.After], the
+	// read goes on exactly after that item: no item is repeated or
+	// skipped. It is empty once the read is done. A call refused before
+	// any request (a [*ReadError]) leaves it as it was.
 	Next *Cursor
 }
 
@@ -188,25 +210,27 @@ func NextCursor(c *Cursor) func(*Options) { return func(o *Options) { o.Next = c
 // Page reads one page: with Limit n, exactly the first min(n, remaining)
 // items of the merged order; without a limit, the items the first round
 // of shard queries (one DynamoDB page each) orders for certain. On an
-// error, the page is empty (never a partial merge): resume with the
-// reader's own cursor.
+// error, the page is empty (never a partial merge) and its Next (and
+// [NextCursor]) is the cursor the call started from.
 func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
-	var page Page[T]
 	m, err := r.start(client, true)
-	if err == nil {
-		err = m.run(ctx, func(v T) bool { page.Items = append(page.Items, v); return true })
+	if err != nil {
+		return Page[T]{}, err
 	}
 	opts := callOptions(optFns)
-	if m != nil {
-		page.Cost = m.cost()
-		next, nerr := m.next(err)
-		page.Next = next
-		err = errors.Join(err, nerr)
-		opts.store(page.Cost, next)
+	var page Page[T]
+	err = m.run(ctx, func(v T) bool { page.Items = append(page.Items, v); return true })
+	page.Cost = m.cost()
+	if err == nil {
+		page.Next, err = m.next()
 	}
 	if err != nil {
-		return Page[T]{Cost: page.Cost}, err
+		page = Page[T]{Next: r.after, Cost: page.Cost}
+		page.Cost.Returned = 0
+		opts.store(page.Cost, page.Next)
+		return page, err
 	}
+	opts.store(page.Cost, page.Next)
 	return page, nil
 }
 
@@ -217,16 +241,26 @@ func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ..
 // Errors are yielded with the zero T and end the iteration: first a
 // [*ReadError] (before any request), then a [*ShardError]. Breaking out of
 // the loop, cancelling ctx or an error in one shard stops every shard
-// query; the iterator returns when all of them have.
+// query; the iterator returns when all of them have. However it stops,
+// [NextCursor] receives the cursor after the last item yielded (before the
+// error is yielded), so that a resumed read neither repeats nor skips an
+// item; when the loop body panics, after the last item it finished.
 func (r Reader[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
-		opts := callOptions(optFns)
 		m, err := r.start(client, false)
 		if err != nil {
 			yield(zero, err)
 			return
 		}
+		opts := callOptions(optFns)
+		stored := false
+		defer func() {
+			if !stored { // the loop body panicked
+				next, _ := m.next()
+				opts.store(m.cost(), next)
+			}
+		}()
 		stopped := false
 		err = m.run(ctx, func(v T) bool {
 			if !yield(v, nil) {
@@ -235,8 +269,9 @@ func (r Reader[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 			}
 			return true
 		})
-		next, nerr := m.next(err)
+		next, nerr := m.next()
 		opts.store(m.cost(), next)
+		stored = true
 		if err = errors.Join(err, nerr); err != nil && !stopped {
 			yield(zero, err)
 		}

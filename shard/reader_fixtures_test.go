@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -45,11 +46,12 @@ var (
 		Base: "ALL", Shards: 1, Field: "ID", Sort: func(v Item) string { return v.Bucket },
 	}))
 
-	mergeTable = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{
+	mergeSpec = keyfirst.TableSpec{
 		Name: "merge",
 		Key:  orderByID,
 		GSIs: []keyfirst.Index{openByDate.Index(), refByDate.Index(), spreadIx.Index(), spreadRefIx.Index()},
-	}))
+	}
+	mergeTable  = keyfirst.Must(keyfirst.NewTable(mergeSpec))
 	mergeOrders = keyfirst.Must(keyfirst.NewEntity(mergeTable, keyfirst.EntitySpec[Order]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{orderByID.Fields("ID"), openOrders.Binding(), refOrders.Binding()},
@@ -82,6 +84,18 @@ func localMerge(t testing.TB) (merging, context.Context) {
 	t.Helper()
 	table, ctx := localTable(t, mergeTable)
 	return merging{integration.Client(t), table, keyfirst.Must(mergeOrders.In(table)), keyfirst.Must(mergeItems.In(table))}, ctx
+}
+
+// itemsOn is m's items bound with ix as their spread index instead of
+// spreadShards: the entity of another description of the merge table (a
+// deployment that declares ix), bound to m's table.
+func (m merging) itemsOn(ix *shard.Index[Item, string]) *keyfirst.Entity[Item] {
+	desc := keyfirst.Must(keyfirst.NewTable(mergeSpec))
+	items := keyfirst.Must(keyfirst.NewEntity(desc, keyfirst.EntitySpec[Item]{
+		Type: "ITEM",
+		Keys: []keyfirst.Binding{itemByID.Fields("ID"), ix.Binding(), spreadRef.Binding()},
+	}))
+	return keyfirst.Must(items.In(keyfirst.Must(desc.Named(m.table.Name()))))
 }
 
 // spreadItems are n items over 10 shards, unevenly: shard 9 empty, shard 0
@@ -163,6 +177,9 @@ type faulty struct {
 	fail func(part string, n int) error
 	// delay holds a request of a partition until it returns (or ctx ends).
 	delay func(ctx context.Context, part string)
+	// page, when positive, caps the items of each request: DynamoDB Local
+	// then ends a page early, as DynamoDB does at 1 MB.
+	page int32
 }
 
 func (f *faulty) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
@@ -181,6 +198,11 @@ func (f *faulty) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...f
 		if err := f.fail(part, n); err != nil {
 			return nil, err
 		}
+	}
+	if f.page > 0 && (in.Limit == nil || *in.Limit > f.page) {
+		capped := *in
+		capped.Limit = aws.Int32(f.page)
+		in = &capped
 	}
 	return f.api.Query(ctx, in, optFns...)
 }

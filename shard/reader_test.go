@@ -179,6 +179,12 @@ func TestReaderBadInputs(t *testing.T) {
 		{"unsigned cursor", r.After(shard.Cursor(strings.Split(string(cur), ".")[0])), shard.ReadCursor, query.ErrCursorTampered},
 		{"malformed cursor", shard.Query(m.items, spreadShards).After("!!"), shard.ReadCursor, query.ErrCursorMalformed},
 		{"foreign condition", r.SortAttr(query.Attr("order_date").Ge(query.S("x"))), shard.ReadQuery, query.ErrInvalidQuery},
+		// The entity binds spreadShards: another declaration of the same
+		// pattern is another index to it, whatever its shard count.
+		{"another declaration: 3 shards of the entity's 10", shard.Query(m.items, spreadSpec(3, 0), key), shard.ReadBinding, nil},
+		{"another declaration: 12 shards of the entity's 10", shard.Query(m.items, spreadSpec(12, 0), key), shard.ReadBinding, nil},
+		{"another declaration: the same spec", shard.Query(m.items, spreadSpec(10, 0), key), shard.ReadBinding, nil},
+		{"another declaration: a re-shard from 3", shard.Query(m.items, spreadSpec(10, 3), key), shard.ReadBinding, nil},
 	}
 	for _, c := range cases {
 		var re *shard.ReadError
@@ -194,6 +200,43 @@ func TestReaderBadInputs(t *testing.T) {
 	}
 	if _, err := shard.Query[Item, string](m.items, nil).Page(ctx, noCalls{T: t}); !errors.Is(err, shard.ErrInvalidRead) {
 		t.Errorf("nil index: %v", err)
+	}
+}
+
+// Seed 002's orders bind open-orders with 3 shards; a 2-shard declaration
+// of the same pattern would query OPEN#0 and OPEN#1 only (27 of 46 open
+// orders, no error): every terminal call refuses it before any request,
+// with ReadBinding; the entity's own declaration is read.
+func TestReadOtherDeclaration(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	two := keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
+		Base: "OPEN", Shards: 2, Field: "ID", Sort: func(o Order) string { return o.Date }, When: Order.isOpen,
+	}))
+	r := shard.Query(orders, two).Desc()
+	var next shard.Cursor
+	var cost shard.Cost
+	calls := map[string]func() error{
+		"Page": func() error {
+			_, err := r.Page(ctx, noCalls{T: t}, shard.NextCursor(&next), shard.WithCost(&cost))
+			return err
+		},
+		"Collect": func() error { _, err := r.Collect(ctx, noCalls{T: t}); return err },
+		"All": func() error {
+			for _, err := range r.Limit(5).All(ctx, noCalls{T: t}) {
+				return err
+			}
+			return nil
+		},
+	}
+	for name, call := range calls {
+		var re *shard.ReadError
+		if err := call(); !errors.As(err, &re) || re.Problem != shard.ReadBinding || re.Index != "open-orders" || !errors.Is(err, shard.ErrInvalidRead) {
+			t.Errorf("%s: %v, want a *ReadError %s", name, err, shard.ReadBinding)
+		}
+	}
+	if _, err := shard.Query(orders, openOrders).Page(ctx, cannedShard{}); err != nil {
+		t.Errorf("the entity's own declaration: %v", err)
 	}
 }
 

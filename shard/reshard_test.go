@@ -23,10 +23,11 @@ import (
 
 // ---- the re-shard table: seed 002's open orders, from 3 shards to 8 ----
 //
-// One physical table, two descriptions of it: before the change (3
-// shards) and during it (written on 8, read on 8 while items may still be
-// on the 3 old ones). The service's deployment switches from one to the
-// other; the tests bind both to the same table.
+// One physical table, three descriptions of it: before the change (3
+// shards), during it (written on 8, read on 8 while items may still be
+// on the 3 old ones) and after it (8 shards). The service's deployment
+// switches from one to the next, each reading through the declaration
+// its entity binds; the tests bind all three to the same table.
 
 func openSpec(shards, previous int) *shard.Index[Order, string] {
 	return keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
@@ -53,6 +54,7 @@ type resharding struct {
 	client   *dynamodb.Client
 	before   *keyfirst.Entity[Order] // 3 shards
 	during   *keyfirst.Entity[Order] // 8 shards, 3 before
+	after    *keyfirst.Entity[Order] // 8 shards, once the pass is done
 	orders   []Order
 	newest   []string // the orders' ids newest first: by date, then id, both descending
 	expected int      // the orders whose shard differs between 3 and 8
@@ -64,11 +66,13 @@ func localResharding(t *testing.T, n int) (resharding, context.Context) {
 	t.Helper()
 	schema3, e3 := reshardSchema(open3)
 	schema8, e8 := reshardSchema(open8)
+	schemaDone, eDone := reshardSchema(open8Done)
 	table, ctx := localTable(t, schema3)
 	r := resharding{
 		client: integration.Client(t),
 		before: keyfirst.Must(e3.In(table)),
 		during: keyfirst.Must(e8.In(keyfirst.Must(schema8.Named(table.Name())))),
+		after:  keyfirst.Must(eDone.In(keyfirst.Must(schemaDone.Named(table.Name())))),
 	}
 	reqs := make([]keyfirst.WriteRequest, n)
 	for i := range n {
@@ -132,7 +136,7 @@ func TestReshardWhileReading(t *testing.T) {
 		t.Errorf("moved %d orders, %d have another shard on 8 than on 3", moved, r.expected)
 	}
 	r.checkPlaced(t, ctx)
-	all, err := shard.Query(r.during, open8Done).Desc().Collect(ctx, r.client)
+	all, err := shard.Query(r.after, open8Done).Desc().Collect(ctx, r.client)
 	if err != nil || !slices.Equal(orderIDs(all), r.newest) {
 		t.Fatalf("after the pass, on 8 shards: %v, %s", err, firstDiff(orderIDs(all), r.newest))
 	}

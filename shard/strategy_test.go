@@ -16,6 +16,7 @@ func TestFetchStrategies(t *testing.T) {
 	t.Parallel()
 	m, ctx := localMerge(t)
 	m.load(t, ctx, spreadItems(2000))
+	spread12 := spreadSpec(10, 12) // read on 12 shards, written on 10
 	var want []string
 	for _, tc := range []struct {
 		name string
@@ -24,7 +25,7 @@ func TestFetchStrategies(t *testing.T) {
 		{"default", shard.Query(m.items, spreadShards).Desc().Limit(50)},
 		{"latency-first", shard.Query(m.items, spreadShards).Desc().Limit(50).LatencyFirst()},
 		{"sequential", shard.Query(m.items, spreadShards).Desc().Limit(50).Concurrency(1)},
-		{"12 shards read", shard.Query(m.items, spreadSpec(10, 12)).Desc().Limit(50)},
+		{"12 shards read", shard.Query(m.itemsOn(spread12), spread12).Desc().Limit(50)},
 	} {
 		page, err := tc.r.Page(ctx, m.client)
 		if err != nil {
