@@ -152,3 +152,31 @@ func isValidationException(err error) bool {
 	var api smithy.APIError
 	return errors.As(err, &api) && api.ErrorCode() == "ValidationException"
 }
+
+// Issue 21, item 9, in transactions: every action that writes an item
+// refuses one nested deeper than DynamoDB takes, before any request.
+func TestTooDeepItemsAreRefusedInTransactions(t *testing.T) {
+	t.Parallel()
+	var deep any = "x"
+	for range keyfirst.MaxNesting {
+		deep = []any{deep}
+	}
+	codes := keyfirst.Must(txn.NewUnique(badges, "code"))
+	long := keyfirst.Must(txn.NewUnique(badges, "long"))
+	good := Badge{ID: "b1", Long: "l"}
+	bad := Badge{ID: "b1", Long: "m", Code: deep}
+	for name, a := range map[string]txn.Action{
+		"Put":           txn.Put(badges, bad),
+		"Create":        txn.Create(badges, bad),
+		"Replace":       txn.Replace(badges, bad),
+		"Unique.Create": long.Create(bad),
+		"Unique.Change": long.Change(good, bad),
+		"Unique value":  codes.Create(Badge{ID: "b2", Code: deep}),
+	} {
+		err := txn.Write(context.Background(), noCalls{T: t}, []txn.Action{a})
+		var ie *keyfirst.ItemError
+		if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemTooDeep || ie.Attribute != "code" {
+			t.Errorf("%s: %v, want an *ItemError %q on code", name, err, keyfirst.ItemTooDeep)
+		}
+	}
+}
