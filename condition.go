@@ -28,12 +28,13 @@ type built struct{ expression.Expression }
 func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
 
 // build builds b, whose names all come from name, and checks its values
-// ([checkValues]): no expression keyfirst sends, of any kind of write,
-// carries a value DynamoDB would refuse or change. A bad value is an
-// [*itemsize.InvalidError]. The caller's own values are checked where
-// they enter, so that their error names the option
-// ([Entity.checkTransactOptions]); what build finds past that is the
-// entity's own (an item image it compares), an [*ItemError].
+// ([checkValues]): no expression keyfirst sends, of any kind of write
+// (and of any kind a later version adds), carries a value DynamoDB would
+// refuse or change. The caller's own values are checked where they
+// enter, so that their error names the option
+// ([Entity.checkTransactOptions]); what build finds past that is of the
+// entity's own making (an item image it compares), an [*ItemError]
+// ([Entity.valueError]).
 func (e *Entity[T]) build(b expression.Builder) (built, error) {
 	x, err := b.Build()
 	if err != nil {
