@@ -48,8 +48,9 @@ const markerOwner = "owner"
 // E and attr hold no '#' ([NewUnique] refuses them), so the key is one
 // (entity type, attribute, kind, value) and no other: what follows the
 // third '#' is the value, whatever it holds. A value whose marker key is
-// longer than DynamoDB takes (1,024 bytes on a table with a sort key,
-// 2,048 without) is an [*keyfirst.ItemError] with
+// longer than DynamoDB takes (1,024 bytes on a table with a sort key or
+// whose partition key is an index's sort key, 2,048 otherwise) is an
+// [*keyfirst.ItemError] with
 // [keyfirst.ItemKeyTooLong], before any request.
 //
 // Every write of the entity's items must go through these actions (or
