@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/attrname"
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // The conditions of the write paths, all built with the expression package.
@@ -26,10 +27,89 @@ type built struct{ expression.Expression }
 // Names returns the ExpressionAttributeNames of the expression.
 func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
 
-// build builds b, whose names all come from name.
-func build(b expression.Builder) (built, error) {
+// build builds b, whose names all come from name, and checks its values
+// ([checkValues]): no expression keyfirst sends, of any kind of write
+// (and of any kind a later version adds), carries a value DynamoDB would
+// refuse or change. The caller's own values are checked where they
+// enter, so that their error names the option
+// ([Entity.checkTransactOptions]); what build finds past that is of the
+// entity's own making (an item image it compares), an [*ItemError]
+// ([Entity.valueError]).
+func (e *Entity[T]) build(b expression.Builder) (built, error) {
 	x, err := b.Build()
-	return built{x}, err
+	if err != nil {
+		return built{x}, err
+	}
+	if bad := checkValues(x.Values()); bad != nil {
+		return built{x}, e.valueError(bad)
+	}
+	return built{x}, nil
+}
+
+// checkValues is the value check of an expression: each of values (its
+// ExpressionAttributeValues) goes through [itemsize.CheckExpressionValue],
+// the check of the item values. It returns the first bad one in the
+// order of the placeholders, or nil.
+func checkValues(values map[string]types.AttributeValue) *itemsize.InvalidError {
+	var first string
+	var bad *itemsize.InvalidError
+	for ph, av := range values {
+		if err := itemsize.CheckExpressionValue(av); err != nil && (bad == nil || placeholderLess(ph, first)) {
+			first, bad = ph, err.(*itemsize.InvalidError)
+		}
+	}
+	return bad
+}
+
+// placeholderLess orders the expression package's placeholders (":0",
+// ":1", ... ":10") by number.
+func placeholderLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// checkCondition refuses a caller's condition with a value DynamoDB would
+// refuse or change (checkValues), before it is joined to keyfirst's
+// guard. A condition the expression package cannot build passes: the
+// build of the action reports it.
+func checkCondition(c expression.ConditionBuilder) error {
+	if !c.IsSet() {
+		return nil
+	}
+	x, err := expression.NewBuilder().WithCondition(c).Build()
+	if err != nil {
+		return nil
+	}
+	if bad := checkValues(x.Values()); bad != nil {
+		return bad
+	}
+	return nil
+}
+
+// checkImage refuses an item image (a read item the write compares) with
+// a value DynamoDB would refuse or change, which no stored item has.
+func checkImage(item map[string]types.AttributeValue) error {
+	for _, n := range sortedKeys(item) {
+		if _, err := itemsize.Check(n, item[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTransactOptions refuses, before the action is built, options whose
+// values DynamoDB would refuse or change: a value in o.Condition, a value
+// of o.Read (an *OptionError naming the option).
+func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) error {
+	if err := checkCondition(o.Condition); err != nil {
+		return e.transactOption(op, "Condition", "a value DynamoDB would refuse or change: "+err.Error())
+	}
+	if err := checkImage(o.Read); err != nil {
+		return e.transactOption(op, "Read", "not an item DynamoDB stores: "+err.Error())
+	}
+	return nil
 }
 
 // notExists: no item has the key.
@@ -223,7 +303,7 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], cond expression.ConditionBui
 	for _, n := range remove {
 		ub = ub.Remove(name(n))
 	}
-	return build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
+	return e.build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
 }
 
 // guardWith is g's condition, and extra too when it is set.
@@ -250,13 +330,13 @@ type guardCacheKey struct {
 // guardExpression builds g's condition, and extra too when it is set.
 func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) (built, error) {
 	if extra.IsSet() || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
-		return build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
+		return e.build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
 	}
 	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind}
 	if x, ok := guardCache.Load(k); ok {
 		return x.(built), nil
 	}
-	x, err := build(expression.NewBuilder().WithCondition(e.condition(g)))
+	x, err := e.build(expression.NewBuilder().WithCondition(e.condition(g)))
 	if err == nil {
 		guardCache.Store(k, x)
 	}

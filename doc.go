@@ -252,8 +252,13 @@
 // send U+FFFD), a number DynamoDB cannot store (NaN, infinities, more than
 // 38 significant digits, a magnitude outside 1E-130 to below 1E+126),
 // a set that is empty or holds one element twice (numbers compared by
-// value), anywhere in an item, a key or a query value ([*ItemError] naming
-// the attribute and the path inside it); a key number is kept in DynamoDB's
+// value), lists and maps nested beyond DynamoDB's [MaxNesting] levels
+// ([ItemTooDeep]), anywhere in an item, a key or a query value
+// ([*ItemError] naming the attribute and the path inside it). The values
+// of a caller's condition and of a read image ([TransactOptions]) get the
+// same check, refused as an [*OptionError] naming the option, and every
+// expression keyfirst builds is checked again as it is built, so that no
+// kind of write can send a value the check of items would refuse. A key number is kept in DynamoDB's
 // own text ("-0" is "0", "1.50e2" is "150"), so keys compare as DynamoDB
 // compares them. An expression beyond DynamoDB's limits (4,096 bytes, 300
 // operators) is refused with [ItemExpression]. Attribute names are names

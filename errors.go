@@ -211,6 +211,7 @@ const (
 	ItemExpression                         // the write needs an expression larger than DynamoDB allows
 	ItemBadSet                             // a set that is empty or holds an element twice (numbers compared by value)
 	ItemKeyConflict                        // two bound patterns compute different values for one attribute
+	ItemTooDeep                            // lists and maps nested beyond DynamoDB's 32 levels ([MaxNesting])
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -229,6 +230,7 @@ var itemProblemText = map[ItemProblem]string{
 	ItemVersionMax:  "version field full",
 	ItemExpression:  "expression beyond DynamoDB's limits",
 	ItemKeyConflict: "patterns disagree on a key attribute",
+	ItemTooDeep:     "nested too deep",
 }
 
 // String describes the problem.

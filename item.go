@@ -17,6 +17,13 @@ import (
 // MaxItemSize is DynamoDB's item size limit, 400 KB.
 const MaxItemSize = 400 * 1024
 
+// MaxNesting is DynamoDB's limit on nesting, in levels, the item being the
+// first: an attribute's value holds at most MaxNesting-1 lists and maps
+// one inside the other, a condition's value MaxNesting (it is in no
+// item); a set is no level. Deeper values are refused before any request
+// ([ItemTooDeep] in an item).
+const MaxNesting = itemsize.MaxNesting
+
 // itemPlan is the one decision every write path shares: the complete item
 // with every derived attribute recomputed from T, and the derived index
 // attributes the item does not have (which an update REMOVEs and a put
@@ -306,19 +313,27 @@ func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue) (int
 
 // encodeError is the *ItemError of a field that could not be encoded: a
 // value DynamoDB would refuse or change is [ItemBadNumber],
-// [ItemBadString] or [ItemBadSet] on its attribute, anything else
-// [ItemEncode].
+// [ItemBadString], [ItemBadSet] or [ItemTooDeep] on its attribute
+// ([Entity.valueError]), anything else [ItemEncode].
 func (e *Entity[T]) encodeError(err error) *ItemError {
 	var bad *itemsize.InvalidError
 	if !errors.As(err, &bad) {
 		return &ItemError{Entity: e.typeName, Problem: ItemEncode, Err: err}
 	}
+	return e.valueError(bad)
+}
+
+// valueError is the *ItemError of a value DynamoDB would refuse or
+// change, found by the value check ([itemsize.Check]).
+func (e *Entity[T]) valueError(bad *itemsize.InvalidError) *ItemError {
 	ie := &ItemError{Entity: e.typeName, Attribute: bad.Attribute, Problem: ItemBadString, Detail: bad.Error()}
 	switch bad.Reason {
 	case itemsize.BadNumber:
 		ie.Problem = ItemBadNumber
 	case itemsize.BadSet:
 		ie.Problem = ItemBadSet
+	case itemsize.TooDeep:
+		ie.Problem = ItemTooDeep
 	}
 	for _, g := range e.groups {
 		for _, d := range g.fields {

@@ -108,7 +108,7 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 		{"mostly absent", 125, 150, func(i int) bool { return i%5 != 0 }},
 	} {
 		for n := mix.from; n <= mix.to; n++ {
-			x, err := build(expression.NewBuilder().WithUpdate(setOne).WithCondition(clauses(n, mix.absent)))
+			x, err := e.build(expression.NewBuilder().WithUpdate(setOne).WithCondition(clauses(n, mix.absent)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 				ub = ub.Set(name(fmt.Sprintf("s%d", i)), expression.Value(v))
 			}
 		}
-		x, err := build(expression.NewBuilder().WithUpdate(ub).WithCondition(name("PK").AttributeExists()))
+		x, err := e.build(expression.NewBuilder().WithUpdate(ub).WithCondition(name("PK").AttributeExists()))
 		if err != nil {
 			t.Fatal(err)
 		}

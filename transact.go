@@ -57,7 +57,10 @@ type TransactOptions struct {
 	// item (entity type, existence, version): the two are joined with AND.
 	// Build it with the expression package; it is required for
 	// [Entity.TransactCheck]. When it alone fails, the action's error
-	// wraps [ErrConditionFailed].
+	// wraps [ErrConditionFailed]. Its values are checked as an item's
+	// are: one DynamoDB would refuse or change (a string that is not
+	// valid UTF-8, NaN, an invalid set, lists nested beyond [MaxNesting])
+	// is an [*OptionError] when the action is built.
 	Condition expression.ConditionBuilder
 	// CreateOnly makes [Entity.TransactPut] fail with [ErrAlreadyExists]
 	// when an item has the key.
@@ -67,7 +70,9 @@ type TransactOptions struct {
 	// [Entity.TransactDelete] then require the stored item to be still the
 	// one read, by its version for a versioned entity, otherwise by every
 	// attribute the entity reads or writes (the guard of [Entity.Modify]);
-	// a change is [ErrVersionConflict].
+	// a change is [ErrVersionConflict]. An image with a value no stored
+	// item has (one the value check of items refuses) is an
+	// [*OptionError].
 	Read map[string]types.AttributeValue
 }
 
@@ -142,6 +147,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if o.Read != nil {
 		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
+	if err := e.checkTransactOptions("Put", o); err != nil {
+		return TransactWrite{}, item, err
+	}
 	w, err := e.planPut(&item, o.CreateOnly, o.Condition)
 	if err != nil {
 		return TransactWrite{}, item, err
@@ -157,6 +165,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T, error) {
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")
+	}
+	if err := e.checkTransactOptions("Replace", o); err != nil {
+		return TransactWrite{}, item, err
 	}
 	g, next, err := e.replaceGuard(&item)
 	if err != nil {
@@ -180,6 +191,9 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	if o.CreateOnly {
 		return TransactWrite{}, e.transactOption("Delete", "CreateOnly", "only TransactPut takes it")
 	}
+	if err := e.checkTransactOptions("Delete", o); err != nil {
+		return TransactWrite{}, err
+	}
 	w, err := e.planDelete(&item, o.Condition)
 	if err != nil {
 		return TransactWrite{}, err
@@ -202,6 +216,9 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 		return TransactWrite{}, e.transactOption("Check", "Condition", "a condition check needs a condition")
 	case o.CreateOnly || o.Read != nil:
 		return TransactWrite{}, e.transactOption("Check", "CreateOnly/Read", "a condition check takes only a Condition")
+	}
+	if err := e.checkTransactOptions("Check", o); err != nil {
+		return TransactWrite{}, err
 	}
 	if err := e.checkKey(key); err != nil {
 		return TransactWrite{}, err

@@ -105,6 +105,18 @@
 // at package level, beside its entity, is bound to a table as the entity
 // is ([Unique.In]).
 //
+// Values are unique as DynamoDB compares them: a number's marker holds
+// its canonical text (1, 1.0, 1e0 and 01 are one value, -0 and 0 too),
+// and a string, a number and a binary of the same text are three values
+// ("UNIQUE#E#a#1", "UNIQUE:N#E#a#1", "UNIQUE:B#E#a#MQ=="). An entity type
+// or attribute name holding '#' is refused, so that no two values share a
+// marker, and a value whose marker key is longer than a key can be is
+// refused before any request. Markers of strings are those earlier
+// versions wrote; markers of numbers changed (they were the text as
+// written, without kind) and the old ones are not read: a table with a
+// unique number attribute needs a backfill of its markers
+// ([Unique.Marker]) before writers of this version run.
+//
 // # Tables
 //
 // Every action and read goes to the table its entity is bound to

@@ -1,8 +1,10 @@
 package txn
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -27,7 +29,7 @@ const markerOwner = "owner"
 
 // Unique declares that an attribute of an entity's items is unique in its
 // table, by marker items: the value v of attribute attr of entity type E
-// is held by the item whose primary key is "UNIQUE#E#attr#v" (in the
+// is held by the item whose primary key is v's marker key (in the
 // partition key, and in the sort key when the table has one), which names
 // its owner. [Unique.Create], [Unique.Change] and [Unique.Delete] write
 // the item and its markers in one transaction, so the markers stay in
@@ -35,17 +37,53 @@ const markerOwner = "owner"
 // wrapping [ErrNotUnique], naming the attribute and the value. An item
 // without the attribute (omitempty) holds no value.
 //
+// A value is unique as DynamoDB compares values: a number in any of its
+// forms (1, 1.0, 1e0, 01, +1; -0 and 0) is one value, and a string, a
+// number and a binary of the same text are three. The marker key is
+//
+//	UNIQUE#E#attr#v     a string v, as it is
+//	UNIQUE:N#E#attr#n   a number, in DynamoDB's canonical text n ("1", "0", "-1.5")
+//	UNIQUE:B#E#attr#b   a binary, in standard base64 b
+//
+// E and attr hold no '#' ([NewUnique] refuses them), so the key is one
+// (entity type, attribute, kind, value) and no other: what follows the
+// third '#' is the value, whatever it holds. A value whose marker key is
+// longer than DynamoDB takes (1,024 bytes on a table with a sort key or
+// whose partition key is an index's sort key, 2,048 otherwise) is an
+// [*keyfirst.ItemError] with
+// [keyfirst.ItemKeyTooLong], before any request.
+//
 // Every write of the entity's items must go through these actions (or
 // keep the markers otherwise): a Put or Replace outside them changes the
 // value without moving its marker.
+//
+// The marker keys of strings are those of earlier versions of keyfirst;
+// those of numbers are not (they were the number's text as written, with
+// no kind: "UNIQUE#E#attr#1.0"), and old number markers are not read. A
+// live table with a unique number attribute needs a backfill before
+// writers of this version run: for each item, put its marker ([Unique.Marker],
+// on condition attribute_not_exists of the partition key: a failure there
+// is a value two items hold, which the old keys let through), then delete
+// the old markers.
 type Unique[T any] struct {
-	e    *keyfirst.Entity[T]
-	attr string
+	e     *keyfirst.Entity[T]
+	attr  string
+	limit int // the most bytes of a marker key
 }
 
-// NewUnique declares attr, an attribute of T (a string or a number), unique
-// among the items of e. The table's primary key attributes must be
-// strings, to hold the marker keys.
+// The marker keys' words: a string's key starts "UNIQUE#", a number's
+// "UNIQUE:N#", a binary's "UNIQUE:B#".
+const (
+	markerWord   = "UNIQUE"
+	markerNumber = ":N"
+	markerBinary = ":B"
+	markerSep    = "#"
+)
+
+// NewUnique declares attr, an attribute of T (a string, a number or a
+// binary), unique among the items of e. The table's primary key
+// attributes must be strings, to hold the marker keys; neither e's type
+// name nor attr may hold '#', the separator of the marker keys.
 func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 	if e == nil {
 		return nil, errNoEntity
@@ -56,12 +94,37 @@ func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 	if !slices.Contains(e.Attributes(), attr) {
 		return nil, fail(fmt.Sprintf("not an attribute of T; its attributes are %v", e.Attributes()))
 	}
+	for _, name := range []string{e.Type(), attr} {
+		if strings.Contains(name, markerSep) {
+			return nil, fail(fmt.Sprintf("%q holds %q, the separator of the marker keys: the marker of one value could be another's; "+
+				"rename the entity type or the attribute", name, markerSep))
+		}
+	}
 	for _, a := range e.Table().PrimaryKey().Attributes() {
 		if a.Type != types.ScalarAttributeTypeS {
 			return nil, fail(fmt.Sprintf("the table's key attribute %s is %s; marker keys are strings", a.Name, a.Type))
 		}
 	}
-	return &Unique[T]{e: e, attr: attr}, nil
+	return &Unique[T]{e: e, attr: attr, limit: markerKeyLimit(e.Table())}, nil
+}
+
+// markerKeyLimit is the most bytes a marker key may have in table t: the
+// key is the value of each primary key attribute, which DynamoDB takes
+// up to 1,024 bytes in a sort key (the table's, or an index's that is the
+// table's partition key attribute) and 2,048 in a partition key.
+func markerKeyLimit(t *keyfirst.Table) int {
+	pk := t.PrimaryKey()
+	if len(pk.SortKey) > 0 {
+		return 1024
+	}
+	for _, ix := range t.Indexes() {
+		for _, a := range ix.SortKey {
+			if a.Name == pk.PartitionKey[0].Name {
+				return 1024
+			}
+		}
+	}
+	return 2048
 }
 
 // In returns u for the table t, a binding of the description of u's
@@ -74,7 +137,7 @@ func (u *Unique[T]) In(t *keyfirst.Table) (*Unique[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Unique[T]{e: e, attr: u.attr}, nil
+	return &Unique[T]{e: e, attr: u.attr, limit: markerKeyLimit(t)}, nil
 }
 
 // Create writes a new item (the action [Create]) and the marker of its
@@ -116,9 +179,10 @@ func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
+	var oldM, nuM marker
 	var err error
 	if x.before != nil {
-		if old, err = u.value(*x.before); err != nil {
+		if old, oldM, err = u.valueOf(*x.before); err != nil {
 			return nil, err
 		}
 		// The stored item must hold the value whose marker moves.
@@ -131,7 +195,7 @@ func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 		If(cond)(&x.op.opts)
 	}
 	if x.after != nil {
-		if nu, err = u.value(*x.after); err != nil {
+		if nu, nuM, err = u.valueOf(*x.after); err != nil {
 			return nil, err
 		}
 	}
@@ -140,53 +204,111 @@ func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 		return nil, err
 	}
 	steps := []step{own}
-	if old != nil && (nu == nil || text(old) != text(nu)) {
-		steps = append(steps, u.marker(own.key, text(old), false))
+	if old != nil && (nu == nil || oldM.key != nuM.key) {
+		steps = append(steps, u.markerStep(own.key, oldM, false))
 	}
-	if nu != nil && (old == nil || text(old) != text(nu)) {
-		steps = append(steps, u.marker(own.key, text(nu), true))
+	if nu != nil && (old == nil || oldM.key != nuM.key) {
+		steps = append(steps, u.markerStep(own.key, nuM, true))
 	}
 	return steps, nil
 }
 
-// value returns the unique attribute of v as stored (nil: v has none).
-func (u *Unique[T]) value(v T) (types.AttributeValue, error) {
+// marker is the marker of one value: its key, and the value as
+// [UniqueError.Value] prints it.
+type marker struct{ key, value string }
+
+// valueOf returns the unique attribute of v as stored (nil: v has none)
+// and its marker.
+func (u *Unique[T]) valueOf(v T) (types.AttributeValue, marker, error) {
 	item, err := u.e.Item(v)
 	if err != nil {
-		return nil, err
+		return nil, marker{}, err
 	}
 	av := item[u.attr]
-	switch av.(type) {
-	case nil, *types.AttributeValueMemberS, *types.AttributeValueMemberN:
-		return av, nil
+	if av == nil {
+		return nil, marker{}, nil
 	}
-	return nil, &keyfirst.ItemError{Entity: u.e.Type(), Attribute: u.attr, Problem: keyfirst.ItemKeyType,
-		Detail: "a unique attribute must be a string or a number"}
+	m, err := u.markerOf(av)
+	return av, m, err
 }
 
-func text(av types.AttributeValue) string {
+// markerOf returns the marker of av, refused when av is not a string, a
+// number or a binary, or when its key is longer than a key can be.
+func (u *Unique[T]) markerOf(av types.AttributeValue) (marker, error) {
+	word, value := markerWord, ""
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
-		return x.Value
+		value = x.Value
 	case *types.AttributeValueMemberN:
-		return x.Value
+		n, err := itemsize.ParseNumber(x.Value) // Item checked it: this cannot fail
+		if err != nil {
+			return marker{}, u.itemError(keyfirst.ItemBadNumber, "", err)
+		}
+		word, value = markerWord+markerNumber, n.Canonical()
+	case *types.AttributeValueMemberB:
+		word, value = markerWord+markerBinary, base64.StdEncoding.EncodeToString(x.Value)
+	default:
+		return marker{}, u.itemError(keyfirst.ItemKeyType, "a unique attribute must be a string, a number or a binary", nil)
 	}
-	return ""
+	head := word + markerSep + u.e.Type() + markerSep + u.attr + markerSep
+	if len(head)+len(value) > u.limit {
+		most := fmt.Sprintf("%d bytes", u.limit-len(head))
+		if word != markerWord {
+			most = fmt.Sprintf("%d bytes (in base64: %d)", (u.limit-len(head))/4*3, u.limit-len(head))
+		}
+		return marker{}, u.itemError(keyfirst.ItemKeyTooLong, fmt.Sprintf("the value's marker key %s… is %d bytes, a key holds %d in table %s: "+
+			"a unique value of %s holds at most %s", head, len(head)+len(value), u.limit, u.e.Table().Name(), u.attr, most), nil)
+	}
+	key := head + value
+	return marker{key: key, value: value}, nil
 }
 
-// marker builds the put (create) or the delete of the marker of value,
-// owned by the item with key owner.
-func (u *Unique[T]) marker(owner, value string, create bool) step {
-	t := u.e.Table()
-	id := "UNIQUE#" + u.e.Type() + "#" + u.attr + "#" + value
-	key := map[string]types.AttributeValue{}
-	for _, a := range t.PrimaryKey().Attributes() {
-		key[a.Name] = &types.AttributeValueMemberS{Value: id}
+func (u *Unique[T]) itemError(p keyfirst.ItemProblem, detail string, err error) error {
+	return &keyfirst.ItemError{Entity: u.e.Type(), Attribute: u.attr, Problem: p, Detail: detail, Err: err}
+}
+
+// Marker returns the marker item of item's value as [Unique.Create] writes
+// it (its key, the entity-type attribute with [MarkerType], and the
+// owner's key), for a backfill of the markers of stored items; ok is false
+// when item has no value. Errors are those of [Unique.Create] before any
+// request.
+func (u *Unique[T]) Marker(item T) (marker map[string]types.AttributeValue, ok bool, err error) {
+	av, m, err := u.valueOf(item)
+	if err != nil || av == nil {
+		return nil, false, err
 	}
+	k, err := u.e.Key(item)
+	if err != nil {
+		return nil, false, err
+	}
+	return u.markerItem(k.String(), m), true, nil
+}
+
+// markerKey is the primary key of the marker m.
+func (u *Unique[T]) markerKey(m marker) map[string]types.AttributeValue {
+	key := map[string]types.AttributeValue{}
+	for _, a := range u.e.Table().PrimaryKey().Attributes() {
+		key[a.Name] = &types.AttributeValueMemberS{Value: m.key}
+	}
+	return key
+}
+
+// markerItem is the marker item of m owned by the item with key owner.
+func (u *Unique[T]) markerItem(owner string, m marker) map[string]types.AttributeValue {
+	item := u.markerKey(m)
+	item[u.e.Table().TypeAttribute()] = &types.AttributeValueMemberS{Value: MarkerType}
+	item[markerOwner] = &types.AttributeValueMemberS{Value: owner}
+	return item
+}
+
+// markerStep builds the put (create) or the delete of the marker m, owned
+// by the item with key owner.
+func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
+	t := u.e.Table()
+	key := u.markerKey(m)
 	pk := t.PrimaryKey().PartitionKey[0].Name
-	ownerAV := &types.AttributeValueMemberS{Value: owner}
-	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", id)}
-	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.attr, Value: value}
+	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key)}
+	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.attr, Value: m.value}
 	s.explain = func(stored map[string]types.AttributeValue) error {
 		e := *ue
 		if o, ok := stored[markerOwner].(*types.AttributeValueMemberS); ok {
@@ -196,10 +318,7 @@ func (u *Unique[T]) marker(owner, value string, create bool) step {
 	}
 	if create {
 		s.part = "unique " + u.attr
-		item := map[string]types.AttributeValue{t.TypeAttribute(): &types.AttributeValueMemberS{Value: MarkerType}, markerOwner: ownerAV}
-		for n, av := range key {
-			item[n] = av
-		}
+		item := u.markerItem(owner, m)
 		x, _ := expression.NewBuilder().WithCondition(Name(pk).AttributeNotExists()).Build()
 		s.action.Put = &types.Put{TableName: aws.String(t.Name()), Item: item, ConditionExpression: x.Condition(),
 			ExpressionAttributeNames: attrname.Names(x), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
@@ -208,6 +327,7 @@ func (u *Unique[T]) marker(owner, value string, create bool) step {
 	}
 	s.part = "unique " + u.attr + " (old value)"
 	ue.Err = ErrMarkerOwner
+	ownerAV := &types.AttributeValueMemberS{Value: owner}
 	x, _ := expression.NewBuilder().WithCondition(Name(pk).AttributeNotExists().Or(Name(markerOwner).Equal(expression.Value(ownerAV)))).Build()
 	s.action.Delete = &types.Delete{TableName: aws.String(t.Name()), Key: key, ConditionExpression: x.Condition(),
 		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),

@@ -23,9 +23,11 @@
 // panics on them); two fields for one attribute at the same depth
 // (attributevalue drops both).
 //
-// Encode also checks what it encodes: a number DynamoDB refuses or a string
-// that is not valid UTF-8, anywhere in a field, is an
-// [itemsize.InvalidError] (see [itemsize.Check]).
+// Encode also checks what it encodes, with the one value check of
+// everything keyfirst sends ([itemsize.Check]): a number DynamoDB refuses,
+// a string that is not valid UTF-8, an invalid set, lists and maps nested
+// beyond DynamoDB's levels, anywhere in a field, is an
+// [itemsize.InvalidError].
 //
 // The common kinds are read and written at the field's address (unsafe
 // loads and stores at offsets computed once from reflect). For a struct
@@ -196,8 +198,9 @@ func (c *Codec) Direct() bool { return c.direct }
 
 // Encode adds the attributes of v, a value of the codec's struct type, to
 // dst, and returns their size as [itemsize.Size] counts it. A value that
-// DynamoDB would refuse or change (an invalid number, a string that is not
-// valid UTF-8, anywhere in a field) is an [*itemsize.InvalidError].
+// DynamoDB would refuse or change (an invalid number or set, a string that
+// is not valid UTF-8, lists and maps nested too deep, anywhere in a field)
+// is an [*itemsize.InvalidError].
 func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
 	size := 0
 	for i := range c.fields {

@@ -24,7 +24,19 @@ const (
 	// BadSet: a string, number or binary set that is empty or holds one
 	// element twice (numbers compared by value: "1" and "1.0" are one).
 	BadSet
+	// TooDeep: lists and maps nested beyond [MaxNesting] levels.
+	TooDeep
 )
+
+// MaxNesting is the most levels of nesting DynamoDB takes, the item being
+// the first: an attribute's value holds at most MaxNesting-1 lists and
+// maps one inside the other, and a value of an expression, outside any
+// item, MaxNesting. A set is no level. Measured on DynamoDB Local 3.3.1
+// with the raw SDK: an item with 31 nested lists (or maps, or 31 lists
+// around a string set) is stored and one with 32 refused ("Nesting Levels
+// have exceeded supported limits"); a condition value of 32 passes and one
+// of 33 is refused ("ExpressionAttributeValues contains invalid value").
+const MaxNesting = 32
 
 // InvalidError reports the first part of an attribute's value that
 // DynamoDB would refuse or change.
@@ -57,7 +69,7 @@ func (e *InvalidError) Error() string {
 	switch e.Reason {
 	case BadNumber:
 		return fmt.Sprintf("%snumber %q: %s", where, e.Value, e.Why)
-	case BadSet:
+	case BadSet, TooDeep:
 		return where + e.Why
 	}
 	return fmt.Sprintf("%s%s %q is not valid UTF-8 (the SDK would send each invalid byte as U+FFFD)", where, what, e.Value)
@@ -75,10 +87,15 @@ func ParseNumber(s string) (Decimal, error) {
 
 // Check returns [Size](name, av) and, when a part of av is something
 // DynamoDB would refuse or store changed, an [*InvalidError] naming it.
-// Check does not check name itself: names are checked once, where they
-// are defined.
+// av is the value of the attribute name of an item: it is at the second
+// level of nesting ([MaxNesting]). Check does not check name itself:
+// names are checked once, where they are defined.
+//
+// Check and [CheckExpressionValue] are the one check of every value
+// keyfirst sends: the attributes of an item (the codec checks each
+// field), and the values of its expressions (conditions, updates).
 func Check(name string, av types.AttributeValue) (int, error) {
-	n, bad := measure(av, true)
+	n, bad := measure(av, true, 1)
 	if bad != nil {
 		bad.Attribute = name
 		return 0, bad
@@ -86,10 +103,25 @@ func Check(name string, av types.AttributeValue) (int, error) {
 	return len(name) + n, nil
 }
 
-// measure returns the size of av. When strict, it stops at the first part
-// DynamoDB would refuse or change and reports it; otherwise it counts an
-// invalid number as if each of its digits were significant.
-func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
+// CheckExpressionValue is [Check] for a value of an expression
+// (ExpressionAttributeValues: the operand of a condition, the value of
+// an update's SET), which DynamoDB checks outside any item: it may hold
+// one level of nesting more than an attribute. The value of a SET
+// becomes an attribute, so check it with Check as well, under its name,
+// where it is made. The error's Attribute is empty.
+func CheckExpressionValue(av types.AttributeValue) error {
+	if _, bad := measure(av, true, 0); bad != nil {
+		return bad
+	}
+	return nil
+}
+
+// measure returns the size of av, at the given level of nesting (the
+// levels of lists and maps around it, the item counting as one). When
+// strict, it stops at the first part DynamoDB would refuse or change and
+// reports it; otherwise it counts an invalid number as if each of its
+// digits were significant, and ignores the nesting.
+func measure(av types.AttributeValue, strict bool, level int) (int, *InvalidError) {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
 		return stringSize(x.Value, strict)
@@ -107,15 +139,29 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 		return set(x.Value, strict, func(b []byte, _ bool) (int, *InvalidError) { return len(b), nil },
 			func(b []byte) string { return string(b) })
 	case *types.AttributeValueMemberL:
-		n, bad := elements(x.Value, strict, measure)
-		return 3 + len(x.Value) + n, bad // 1 byte per element
+		if strict && level >= MaxNesting {
+			return 0, tooDeep()
+		}
+		n := 3 + len(x.Value) // 1 byte per element
+		for i, e := range x.Value {
+			m, bad := measure(e, strict, level+1)
+			if bad != nil {
+				bad.Path = index(i) + bad.Path
+				return 0, bad
+			}
+			n += m
+		}
+		return n, nil
 	case *types.AttributeValueMemberM:
+		if strict && level >= MaxNesting {
+			return 0, tooDeep()
+		}
 		n := 3
 		for k, e := range x.Value {
 			if strict && !utf8.ValidString(k) {
 				return 0, &InvalidError{Value: k, Key: true, Reason: BadUTF8}
 			}
-			m, bad := measure(e, strict)
+			m, bad := measure(e, strict, level+1)
 			if bad != nil {
 				bad.Path = entry(k) + bad.Path
 				return 0, bad
@@ -125,6 +171,13 @@ func measure(av types.AttributeValue, strict bool) (int, *InvalidError) {
 		return n, nil
 	}
 	return 0, nil
+}
+
+// tooDeep is the error of a list or map at the last level DynamoDB takes.
+func tooDeep() *InvalidError {
+	return &InvalidError{Reason: TooDeep, Why: fmt.Sprintf("lists and maps nested deeper than DynamoDB takes: "+
+		"%d levels, the item being the first (an attribute's value holds %d lists and maps one inside the other, "+
+		"a condition's value %d)", MaxNesting, MaxNesting-1, MaxNesting)}
 }
 
 // set is elements for a set, which DynamoDB refuses empty or with an

@@ -88,3 +88,53 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	})
 }
+
+// TestCheckNesting: an attribute's value holds MaxNesting-1 lists and
+// maps one inside the other, an expression's value MaxNesting; a set is
+// no level (the boundaries measured on DynamoDB Local, proven there by
+// the root package's TestNestingLimitMatchesDynamoDB and txn's
+// TestConditionNestingLimitMatchesDynamoDB).
+func TestCheckNesting(t *testing.T) {
+	wrap := func(n int, inner types.AttributeValue, asMap bool) types.AttributeValue {
+		for range n {
+			if asMap {
+				inner = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": inner}}
+			} else {
+				inner = &types.AttributeValueMemberL{Value: []types.AttributeValue{inner}}
+			}
+		}
+		return inner
+	}
+	leaves := map[string]types.AttributeValue{
+		"string":     &types.AttributeValueMemberS{Value: "x"},
+		"set":        &types.AttributeValueMemberSS{Value: []string{"x"}},
+		"empty list": &types.AttributeValueMemberL{},
+	}
+	for name, leaf := range leaves {
+		for _, asMap := range []bool{false, true} {
+			// The empty list is a level itself.
+			n := MaxNesting - 1
+			if name == "empty list" {
+				n--
+			}
+			if _, err := Check("a", wrap(n, leaf, asMap)); err != nil {
+				t.Errorf("%s in %d levels (maps %v): %v", name, n, asMap, err)
+			}
+			var ie *InvalidError
+			if _, err := Check("a", wrap(n+1, leaf, asMap)); !errors.As(err, &ie) || ie.Reason != TooDeep || ie.Attribute != "a" {
+				t.Errorf("%s in %d levels (maps %v): %v, want TooDeep", name, n+1, asMap, err)
+			}
+			if err := CheckExpressionValue(wrap(n+1, leaf, asMap)); err != nil {
+				t.Errorf("expression value, %s in %d levels (maps %v): %v", name, n+1, asMap, err)
+			}
+			if err := CheckExpressionValue(wrap(n+2, leaf, asMap)); !errors.As(err, &ie) || ie.Reason != TooDeep {
+				t.Errorf("expression value, %s in %d levels (maps %v): %v, want TooDeep", name, n+2, asMap, err)
+			}
+		}
+	}
+	// Size counts any depth.
+	deep := wrap(100, leaves["string"], false)
+	if Size("a", deep) != 1+3*100+100+1 {
+		t.Fatalf("Size of 100 lists: %d", Size("a", deep))
+	}
+}

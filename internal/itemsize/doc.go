@@ -21,10 +21,15 @@
 //
 // [Check] is [Size] that also reports, as an [*InvalidError] with the path
 // to it, the first part of a value DynamoDB would refuse (an invalid
-// number, anywhere: sets, lists, maps) or store changed (a string, set
-// element or map key that is not valid UTF-8, which the SDK sends with
-// U+FFFD for each invalid byte). Every write of the root package measures
-// its item with it, so the check costs one pass over the strings.
+// number, an empty set or one with an element twice, lists and maps
+// nested beyond [MaxNesting] levels, anywhere: sets, lists, maps) or
+// store changed (a string, set element or map key that is not valid
+// UTF-8, which the SDK sends with U+FFFD for each invalid byte). Every
+// write of the root package measures its item with it, so the check costs
+// one pass over the strings. [CheckExpressionValue] is the same check for
+// a value of an expression (a condition's operand), which DynamoDB takes
+// one level deeper: every expression the root package sends is checked
+// with it.
 //
 // Both the root package (which refuses items over 400 KB and invalid
 // values, and keeps number keys in canonical form) and sparse (which

@@ -31,6 +31,6 @@ func Size(name string, av types.AttributeValue) int { return len(name) + valueSi
 // valueSize is the size of one attribute value; nil (and an unknown union
 // member) is 0.
 func valueSize(av types.AttributeValue) int {
-	n, _ := measure(av, false)
+	n, _ := measure(av, false, 0)
 	return n
 }
