@@ -12,7 +12,11 @@ import (
 //	q.SortAttr(query.Attr("Year").Between(query.N(1990), query.N(1999)))
 //
 // For a composite sort key built with the keys package, use [Query.Sort]
-// with a [keys.Cond]: it knows the key's segments.
+// with a [keys.Cond]: it knows the key's segments. A raw condition on
+// such a key is refused before any request ([ProblemForeignCondition]):
+// its value is not checked against the segments, so a misspelt
+// BeginsWith("CANCELED#") would find nothing. (The ids that begin with
+// "t" are Range().HalfOpen("t", "u") of a keys.ID segment.)
 type Attr string
 
 // AttrCond is a raw condition on one sort key attribute, built by the

@@ -35,7 +35,12 @@
 // attribute, equality on the leading ones and one comparison on the next,
 // as DynamoDB requires. For a sort key that is not a keys composite, a
 // Number or a plain string, [Query.SortAttr] takes an [AttrCond] built
-// with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else.
+// with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else. On
+// a sort key that holds keys of a definition (the pattern's; for a query
+// by index name, any that a bound pattern stores there) a raw condition
+// is refused too ([ProblemForeignCondition]): its value is not checked
+// against the key's segments, so a misspelt begins_with("CANCELED#")
+// would find nothing.
 // [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
 // (not on a GSI) and [Query.After] complete it.
 //

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -20,9 +21,10 @@ type from struct {
 	err     error
 	partErr bool
 	set     bool // the query started from a pattern
-	// sortDef is the definition the sort key condition must come from
-	// (zero: none can); collection: take them from the table (every
-	// pattern bound on the index).
+	// sortDef is the pattern's sort key definition (zero: it stores values
+	// as they are): what a sort key condition must come from, and what
+	// refuses a raw one; collection: a keys condition may come from any
+	// definition bound on the index (the table knows them).
 	collection bool
 	sortDef    keys.DefID
 }
@@ -58,7 +60,7 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
 func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
 	q := Collection(t, optFns...)
-	f := from{set: true, pattern: p.ID(), collection: true}
+	f := from{set: true, pattern: p.ID(), collection: true, sortDef: p.SortDefinition()}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
@@ -122,8 +124,13 @@ func (s *spec) checkFrom(f failer) error {
 // checkDefs refuses a sort key condition built from a key definition that
 // the index's sort key does not hold: on a pattern query, any other than
 // the pattern's; on a query by index name, any that no pattern bound on
-// the table stores there (when some pattern describes it).
+// the table stores there (when some pattern describes it). A raw
+// condition is refused where a keys definition describes the sort key
+// ([spec.checkRaw]).
 func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
+	if s.sort.kind == sortAttr {
+		return s.checkRaw(f, t)
+	}
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
 	}
@@ -142,8 +149,52 @@ func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 			return nil
 		}
 	}
+	if shape, ok := sameShape(s.sort.cond.Defs(), allowed); ok {
+		return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from another definition of the same shape (%s) "+
+			"as the one the index's sort key holds: each NewKeyN call makes a definition of its own; build the condition from the key the pattern was declared with",
+			s.sort.cond, shape), nil)
+	}
 	return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from %s; the index's sort key holds %s: build it from that key",
 		s.sort.cond, describeDefs(s.sort.cond.Defs()), describeDefs(allowed)), nil)
+}
+
+// sameShape returns the shape of a definition of defs that is not among
+// allowed but has the shape of one that is: a look-alike, built by another
+// NewKeyN call of the same arguments.
+func sameShape(defs, allowed []keys.DefID) (string, bool) {
+	for _, d := range defs {
+		if slices.Contains(allowed, d) {
+			continue
+		}
+		for _, a := range allowed {
+			if a.String() == d.String() {
+				return d.String(), true
+			}
+		}
+	}
+	return "", false
+}
+
+// checkRaw refuses a raw condition ([Query.SortAttr]) on a sort key whose
+// values are keys of a definition: the pattern's, for a query started from
+// one; any pattern's bound on the index, for a query by index name. A raw
+// value is not checked against the key's segments, so a misspelt one
+// (begins_with "CANCELED#") would find nothing; a keys condition of that
+// definition says all that a raw one can.
+func (s *spec) checkRaw(f failer, t *keyfirst.Table) error {
+	var held []keys.DefID
+	switch {
+	case s.from.set && !s.from.sortDef.IsZero():
+		held = []keys.DefID{s.from.sortDef}
+	case !s.from.set:
+		held = t.SortDefinitions(s.index)
+	}
+	if len(held) == 0 {
+		return nil
+	}
+	return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(
+		"a raw condition on a sort key that holds keys of %s: a raw value is not checked against the key's segments, so a misspelt one finds nothing; "+
+			"build the condition from that key with Sort", describeDefs(held)), nil)
 }
 
 func describeDefs(defs []keys.DefID) string {
