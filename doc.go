@@ -87,8 +87,10 @@
 // indexes together with the Go types and encodings of its keys, declared
 // once, usually at package level:
 //
-//	orderByID      = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
-//	ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+//	var (
+//		orderByID      = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+//		ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.ID("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+//	)
 //
 // Each side of a key is a [Side]: [Composite] (a keys definition
 // concatenated in one attribute: CANCELLED#2019-07-01T00:00:00.000000),
