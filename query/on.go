@@ -21,10 +21,9 @@ type from struct {
 	err     error
 	partErr bool
 	set     bool // the query started from a pattern
-	// sortDef is the pattern's sort key definition (zero: it stores values
-	// as they are): what a sort key condition must come from, and what
-	// refuses a raw one; collection: a keys condition may come from any
-	// definition bound on the index (the table knows them).
+	// sortDef is the definition the sort key condition must come from
+	// (zero: none can); collection: take them from the table (every
+	// pattern bound on the index).
 	collection bool
 	sortDef    keys.DefID
 }
@@ -60,7 +59,7 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
 func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
 	q := Collection(t, optFns...)
-	f := from{set: true, pattern: p.ID(), collection: true, sortDef: p.SortDefinition()}
+	f := from{set: true, pattern: p.ID(), collection: true}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
@@ -125,11 +124,11 @@ func (s *spec) checkFrom(f failer) error {
 // the index's sort key does not hold: on a pattern query, any other than
 // the pattern's; on a query by index name, any that no pattern bound on
 // the table stores there (when some pattern describes it). A raw
-// condition is refused where a keys definition describes the sort key
-// ([spec.checkRaw]).
+// condition is refused where the pattern's keys definition describes the
+// sort key ([spec.checkRaw]).
 func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 	if s.sort.kind == sortAttr {
-		return s.checkRaw(f, t)
+		return s.checkRaw(f)
 	}
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
@@ -175,26 +174,22 @@ func sameShape(defs, allowed []keys.DefID) (string, bool) {
 	return "", false
 }
 
-// checkRaw refuses a raw condition ([Query.SortAttr]) on a sort key whose
-// values are keys of a definition: the pattern's, for a query started from
-// one; any pattern's bound on the index, for a query by index name. A raw
-// value is not checked against the key's segments, so a misspelt one
-// (begins_with "CANCELED#") would find nothing; a keys condition of that
-// definition says all that a raw one can.
-func (s *spec) checkRaw(f failer, t *keyfirst.Table) error {
-	var held []keys.DefID
-	switch {
-	case s.from.set && !s.from.sortDef.IsZero():
-		held = []keys.DefID{s.from.sortDef}
-	case !s.from.set:
-		held = t.SortDefinitions(s.index)
-	}
-	if len(held) == 0 {
+// checkRaw refuses a raw condition ([Query.SortAttr]) on an entity's
+// query started from a pattern whose sort key holds keys of a definition
+// (every item it reads stores that key): a raw value is not checked
+// against the key's segments, so a misspelt one (begins_with "CANCELED#")
+// would find nothing; a keys condition of that definition says all that a
+// raw one can. A collection and a query by index name take raw conditions
+// as given, as they take raw partition values: the index may hold, beside
+// the patterns' keys, values that no pattern describes (a sparse rule's
+// constant "Admin" in an overloaded GSI1SK).
+func (s *spec) checkRaw(f failer) error {
+	if !s.from.set || s.from.collection || s.from.sortDef.IsZero() {
 		return nil
 	}
 	return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(
 		"a raw condition on a sort key that holds keys of %s: a raw value is not checked against the key's segments, so a misspelt one finds nothing; "+
-			"build the condition from that key with Sort", describeDefs(held)), nil)
+			"build the condition from that key with Sort", s.from.sortDef), nil)
 }
 
 func describeDefs(defs []keys.DefID) string {

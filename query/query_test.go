@@ -46,7 +46,7 @@ func TestQueryIsAValue(t *testing.T) {
 	}
 
 	// Later calls replace earlier ones.
-	in = send(base.Desc().Asc().SortAttr(query.Attr("OrderStatusDate").Ge(query.S("A"))).Sort(statusDate.With1(Shipped).BeginsWith())).ins[0]
+	in = send(base.Desc().Asc().Sort(statusDate.With1(Shipped).BeginsWith()).SortAttr(query.Attr("OrderStatusDate").Ge(query.S("A")))).ins[0]
 	if !aws.ToBool(in.ScanIndexForward) || len(in.ExpressionAttributeValues) != 2 {
 		t.Fatalf("%+v", in)
 	}
