@@ -87,15 +87,19 @@
 // indexes together with the Go types and encodings of its keys, declared
 // once, usually at package level:
 //
-//	orderByID      = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
-//	ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+//	var (
+//		orderByID      = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+//		ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.ID("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+//	)
 //
 // Each side of a key is a [Side]: [Composite] (a keys definition
 // concatenated in one attribute: CANCELLED#2019-07-01T00:00:00.000000),
 // [Native] (its segments in one attribute each, a native multi-attribute
-// key), [Str], [Num] and [Bin] (a value as it is), [Tuple2] .. [Tuple4]
-// (a native key of such sides, each an attribute of its own type) and
-// [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
+// key), [ID] (an identifier as it is, refusing what an identifier cannot
+// hold: a key encoded by hand, "CUSTOMER#c_42", is an error, not a query
+// that finds nothing), [Str], [Num] and [Bin] (any value as it is),
+// [Tuple2] .. [Tuple4] (a native key of such sides, each an attribute of
+// its own type) and [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
 // its indexes from theirs ([Pattern.Index]); an entity binds the patterns
 // it is written under to fields of T ([Pattern.Fields]), to a function
 // ([Func], or [FuncE] when it can fail) or, for a sparse index, to either under a condition ([If]); the
@@ -139,7 +143,7 @@
 // the attribute and the path inside it. The key attributes of a native multi-attribute GSI
 // may instead be ordinary fields of T; an item then leaves the index when
 // such a field is omitted (omitempty). So may the table's key attributes,
-// when their sides store values as they are ([Str], [Num], [Bin]) and are
+// when their sides store values as they are ([ID], [Str], [Num], [Bin]) and are
 // bound to the fields of those attribute names (seed 004's Actor and
 // Movie): the field is the key, stored once, and checked as a derived key
 // is. Such a field is stored so that

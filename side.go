@@ -16,9 +16,9 @@ import (
 // attribute or attributes that hold it and how a Go value V is stored in
 // them. Build it with [Composite] (a keys definition concatenated in one
 // string attribute), [Native] (a keys definition's segments in one
-// attribute each, a native multi-attribute key), [Str], [Num] or [Bin] (a
-// value stored as it is) or [NoSort] (no sort key), and give it to
-// [OnTable] or [OnIndex].
+// attribute each, a native multi-attribute key), [ID], [Str], [Num] or
+// [Bin] (a value stored as it is) or [NoSort] (no sort key), and give it
+// to [OnTable] or [OnIndex].
 //
 // A Side is an immutable value. One that could not be built keeps its
 // error, which every use returns as a [*PatternError].
@@ -136,10 +136,46 @@ func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 	return s
 }
 
-// Str stores a string as it is in the string attribute attr (an id that is
-// already unique, a field of T used as a key as it is).
+// Str stores a string as it is in the string attribute attr: a value that
+// is not an identifier, such as a title with spaces ("Toy Story"), a date
+// stored as text, a shard's partition (OPEN#2). It accepts every string
+// DynamoDB stores as a key value (not empty, valid UTF-8, at most 2,048
+// bytes in a partition key and 1,024 in a sort key, checked on every
+// write and query before any request) and does not look inside it: a
+// value encoded by hand, "CUSTOMER#c_42", is stored and looked up as it
+// is written, so a query for it finds only what was written that way. For
+// an identifier use [ID], which refuses what an identifier cannot hold.
 func Str(attr string) Side[string] {
 	return plain(StringAttr(attr), func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} })
+}
+
+// ID stores an identifier as it is in the string attribute attr (c_42 is
+// stored as c_42) and refuses, on every write and every query before any
+// request, what an identifier cannot hold, as the segment of a
+// keys.ID[string](opts...) codec refuses it in a key of the default
+// separator '#': the empty string, the separator itself (so a key encoded
+// by hand, "CUSTOMER#c_42", is refused instead of finding nothing), ASCII
+// control characters, space and the punctuation at or below '$', invalid
+// UTF-8, and values longer than [keys.IDOptions] MaxLen (default
+// [keys.MaxKeyBytes]). The error wraps the keys sentinel
+// (errors.Is(err, keys.ErrSeparator)). Like [Str], it stores a value
+// without a keys definition: a sort key of IDs takes query.Attr
+// conditions, and a table key attribute of the field's own name is the
+// field, stored once.
+func ID(attr string, opts ...func(*keys.IDOptions)) Side[string] {
+	codec := keys.ID[string](opts...)
+	s := &side{attrs: []Attribute{StringAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[string]()}, per: asIs}
+	s.describe()
+	s.desc = attr + " = an id as it is"
+	if _, err := codec.Parse("id", keys.DefaultSeparator); errors.Is(err, keys.ErrDefinition) {
+		s.err = err
+	}
+	return single(s, func(v string) (types.AttributeValue, error) {
+		if _, err := codec.Parse(v, keys.DefaultSeparator); err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberS{Value: v}, nil
+	})
 }
 
 // Bin stores bytes as they are in the binary attribute attr.
@@ -172,8 +208,8 @@ func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
 var asIs = []attrValue{{of: 1, segs: []int{0}}}
 
 // Tuple2 is a native multi-attribute key side whose attributes are the
-// sides a and b, each of one attribute and one value ([Str], [Num], [Bin],
-// or [Composite] of a keys.Key1): attributes of their own types, an
+// sides a and b, each of one attribute and one value ([ID], [Str], [Num],
+// [Bin], or [Composite] of a keys.Key1): attributes of their own types, an
 // attribute that is a field of T as it is beside a derived one. DynamoDB
 // compares them left to right. A sort key condition on a tuple comes from
 // query.Attr on its first attribute (no keys definition describes it

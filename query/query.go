@@ -169,9 +169,11 @@ func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
 }
 
 // SortAttr sets a raw condition on one sort key attribute, for a sort key
-// that is not a keys composite (see [Attr]). On a multi-attribute sort
-// key only the first attribute takes a raw condition. SortAttr replaces
-// any previous sort key condition.
+// that is not a keys composite (see [Attr]); on a query of [On] whose
+// pattern's sort key holds keys of a definition it is refused
+// ([ProblemForeignCondition]). On a
+// multi-attribute sort key only the first attribute takes a raw
+// condition. SortAttr replaces any previous sort key condition.
 func (q Query[T]) SortAttr(c AttrCond) Query[T] {
 	q.sort = sortSpec{kind: sortAttr, attr: &c}
 	return q

@@ -31,19 +31,31 @@
 //
 // The index is an access pattern ([keyfirst.OnIndex]) whose partition side
 // is one [keyfirst.Str] attribute; [New] adds how items spread over the
-// shards ([Spec]), and the entity takes [Index.Binding] among its keys:
+// shards ([Spec]), the table declares the pattern's index, and the entity
+// takes [Index.Binding] among its keys:
 //
-//	var openByDate = keyfirst.OnIndex("OpenOrders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
-//	var openOrders = keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
-//		Base:   "OPEN",
-//		Shards: shard.Count(2000), // 3
-//		Field:  "ID",
-//		Sort:   func(o Order) string { return o.Date },
-//		When:   func(o Order) bool { return o.Status == "OPEN" },
-//	}))
-//	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
-//		Keys: []keyfirst.Binding{orderByID.Fields("ID"), openOrders.Binding()},
-//	})
+//	type Order struct {
+//		ID     string `dynamodbav:"id"`
+//		Status string `dynamodbav:"status"`
+//		Date   string `dynamodbav:"date"` // 2024-04-01T09:15:00
+//	}
+//
+//	var (
+//		orderByID  = keyfirst.OnTable(keyfirst.ID("id"), keyfirst.NoSort()) // the table's key is the field id
+//		openByDate = keyfirst.OnIndex("OpenOrders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+//		openOrders = keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
+//			Base:   "OPEN",
+//			Shards: shard.Count(2000), // 3
+//			Field:  "ID",
+//			Sort:   func(o Order) string { return o.Date },
+//			When:   func(o Order) bool { return o.Status == "OPEN" },
+//		}))
+//		Shop   = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{openByDate.Index()}}))
+//		Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{
+//			Type: "Order",
+//			Keys: []keyfirst.Binding{orderByID.Fields("ID"), openOrders.Binding()},
+//		}))
+//	)
 //
 // The binding is the root package's one write mechanism
 // ([keyfirst.FuncE], under [keyfirst.If] when Spec.When is set), so every

@@ -74,4 +74,15 @@ func TestREADMEInAFreshModule(t *testing.T) {
 			t.Fatalf("go test in a fresh module ran no TestOrders:\n%s", out)
 		}
 	}
+	// The harness's hint for a machine without a registry names the build
+	// script in keyfirst's module by go list -m: there it is.
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/keyfirst/keyfirst")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -m in a fresh module: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(strings.TrimSpace(string(out)), "integration", "localimage", "build.sh")); err != nil {
+		t.Fatalf("the build script the harness names is not in keyfirst's module: %v", err)
+	}
 }

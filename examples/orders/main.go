@@ -64,10 +64,11 @@ var (
 var (
 	// An order by id: PK = CUSTOMER#c_42, SK = ORDER#o063.
 	orderByID = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
-	// A customer's orders by status and date; CustomerId is the field itself.
-	byStatusDate = keyfirst.OnIndex("OrderStatusDateGSI", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
+	// A customer's orders by status and date; CustomerId is the field itself,
+	// an id (c_42: CUSTOMER#c_42 is refused, not a query that finds nothing).
+	byStatusDate = keyfirst.OnIndex("OrderStatusDateGSI", keyfirst.ID("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
 	// The same two segments, one attribute each: a native multi-attribute sort key.
-	byStatusDateNative = keyfirst.OnIndex("OrderStatusDateNativeGSI", keyfirst.Str("CustomerId"), keyfirst.Native(statusDate, "OrderStatus", "OrderDate"))
+	byStatusDateNative = keyfirst.OnIndex("OrderStatusDateNativeGSI", keyfirst.ID("CustomerId"), keyfirst.Native(statusDate, "OrderStatus", "OrderDate"))
 
 	CustomerOrders = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "CustomerOrders", Key: orderByID,
 		GSIs: []keyfirst.Index{byStatusDate.Index(), byStatusDateNative.Index()}}))
