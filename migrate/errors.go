@@ -37,6 +37,7 @@ const (
 	ConfigBudget                                   // WCU is not a positive finite number
 	ConfigSegments                                 // Segments out of range, or other than the checkpoint's
 	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts)
+	ConfigWorkers                                  // Workers or Worker out of range, or fewer Segments than Workers
 )
 
 var configProblemText = map[ConfigProblem]string{
@@ -48,6 +49,7 @@ var configProblemText = map[ConfigProblem]string{
 	ConfigBudget:          "invalid write budget",
 	ConfigSegments:        "invalid segments",
 	ConfigOption:          "invalid option",
+	ConfigWorkers:         "invalid workers",
 }
 
 // String describes the problem.
@@ -79,6 +81,7 @@ const (
 	CheckpointName                                    // it was taken by a backfill of another name
 	CheckpointDefinition                              // it was taken with other entity definitions
 	CheckpointDryRun                                  // a dry run's checkpoint for a real run, or the reverse
+	CheckpointWorker                                  // it was taken by another worker of the backfill, or by a backfill not split the same way
 )
 
 var checkpointProblemText = map[CheckpointProblem]string{
@@ -87,6 +90,7 @@ var checkpointProblemText = map[CheckpointProblem]string{
 	CheckpointName:       "checkpoint of another backfill",
 	CheckpointDefinition: "checkpoint of other entity definitions",
 	CheckpointDryRun:     "checkpoint of another mode",
+	CheckpointWorker:     "checkpoint of another worker",
 }
 
 // String describes the problem.
