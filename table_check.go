@@ -18,7 +18,8 @@ import (
 // [*TableDiffError] (wrapping [ErrTableDiffers]) when one of them is a
 // [SeverityError], with all of them; the notes alone are no error, and are
 // worth logging. A request that fails returns its error (wrapping the
-// SDK's) and no differences.
+// SDK's) and no differences: on AWS, Check needs the permissions
+// dynamodb:DescribeTable and dynamodb:DescribeTimeToLive.
 //
 //	notes, err := table.Check(ctx, client)
 //	if err != nil {

@@ -24,18 +24,6 @@ func handMade(t *testing.T, schema *keyfirst.Table, change func(in *dynamodb.Cre
 	return integration.Client(t), keyfirst.Must(schema.Named(integration.CreateTable(t, in)))
 }
 
-// defineAttr sets the type of attribute name in in's definitions, adding it
-// when missing.
-func defineAttr(in *dynamodb.CreateTableInput, name string, ty types.ScalarAttributeType) {
-	for i := range in.AttributeDefinitions {
-		if aws.ToString(in.AttributeDefinitions[i].AttributeName) == name {
-			in.AttributeDefinitions[i].AttributeType = ty
-			return
-		}
-	}
-	in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: ty})
-}
-
 // undefine removes the definitions of attributes that no key uses any
 // more: DynamoDB refuses a definition that no key uses.
 func undefine(in *dynamodb.CreateTableInput, names ...string) {
@@ -86,12 +74,12 @@ func TestCheckOnLocal(t *testing.T) {
 		{name: "identical", change: func(*dynamodb.CreateTableInput) {}},
 		{name: "table key renamed", change: func(in *dynamodb.CreateTableInput) {
 			in.KeySchema[0].AttributeName = aws.String("pk")
-			defineAttr(in, "pk", types.ScalarAttributeTypeS)
+			define(&in.AttributeDefinitions, "pk", types.ScalarAttributeTypeS)
 			in.LocalSecondaryIndexes[0].KeySchema[0].AttributeName = aws.String("pk")
 			undefine(in, "PK")
 		}, want: "error another key\nerror another key by-total"},
 		{name: "key type", change: func(in *dynamodb.CreateTableInput) {
-			defineAttr(in, "SK", types.ScalarAttributeTypeN)
+			define(&in.AttributeDefinitions, "SK", types.ScalarAttributeTypeN)
 		}, want: "error another key attribute type  SK"},
 		{name: "GSI missing", change: func(in *dynamodb.CreateTableInput) {
 			dropGSI(in, "GSI1")
@@ -115,7 +103,7 @@ func TestCheckOnLocal(t *testing.T) {
 			ks[1], ks[2] = ks[2], ks[1]
 		}, want: "error another key by-status"},
 		{name: "GSI key type", change: func(in *dynamodb.CreateTableInput) {
-			defineAttr(in, "GSI1SK", types.ScalarAttributeTypeB)
+			define(&in.AttributeDefinitions, "GSI1SK", types.ScalarAttributeTypeB)
 		}, want: "error another key attribute type GSI1 GSI1SK"},
 		{name: "projection: keys only for all", change: func(in *dynamodb.CreateTableInput) {
 			gsiIn(in, "GSI1").Projection = &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}

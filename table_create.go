@@ -12,7 +12,7 @@ import (
 // ([Table.Named]), with its indexes, billing mode and throughput
 // ([Table.CreateTableInput]), and waits until the table and every index
 // are ACTIVE. Only ctx bounds the wait: DescribeTable is polled with
-// backoff (from a tenth of a second up to 5 seconds apart), and a context
+// exponential backoff and jitter (at most 5 seconds apart), and a context
 // that ends stops it at once, with an error that wraps ctx.Err() (the
 // table goes on being created; a later Create waits for it).
 //

@@ -78,7 +78,7 @@ func TestCreateTwice(t *testing.T) {
 func TestCreateOverDifferentTable(t *testing.T) {
 	t.Parallel()
 	schema := newShop(t, "").table
-	client, table := handMade(t, schema, func(in *dynamodb.CreateTableInput) { defineAttr(in, "SK", types.ScalarAttributeTypeN) })
+	client, table := handMade(t, schema, func(in *dynamodb.CreateTableInput) { define(&in.AttributeDefinitions, "SK", types.ScalarAttributeTypeN) })
 	ctx, cancel := integration.Context(t)
 	defer cancel()
 	diffs, err := table.Create(ctx, client)
@@ -203,7 +203,7 @@ func TestCreateAfterDeletion(t *testing.T) {
 	table := unnamed(t, client, schema)
 	in := schema.CreateTableInput()
 	in.TableName = aws.String(table.Name())
-	defineAttr(in, "SK", types.ScalarAttributeTypeN) // another table
+	define(&in.AttributeDefinitions, "SK", types.ScalarAttributeTypeN) // another table
 	ctx, cancel := integration.Context(t)
 	defer cancel()
 	if _, err := client.CreateTable(ctx, in); err != nil {

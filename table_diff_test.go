@@ -68,14 +68,15 @@ func keyElem(name string, kt types.KeyType) types.KeySchemaElement {
 	return types.KeySchemaElement{AttributeName: aws.String(name), KeyType: kt}
 }
 
-func setType(d *types.TableDescription, name string, ty types.ScalarAttributeType) {
-	for i := range d.AttributeDefinitions {
-		if aws.ToString(d.AttributeDefinitions[i].AttributeName) == name {
-			d.AttributeDefinitions[i].AttributeType = ty
+// define sets the type of attribute name in defs, adding it when missing.
+func define(defs *[]types.AttributeDefinition, name string, ty types.ScalarAttributeType) {
+	for i := range *defs {
+		if aws.ToString((*defs)[i].AttributeName) == name {
+			(*defs)[i].AttributeType = ty
 			return
 		}
 	}
-	d.AttributeDefinitions = append(d.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: ty})
+	*defs = append(*defs, types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: ty})
 }
 
 // TestDiff: each way a description can differ from the schema is found,
@@ -90,7 +91,7 @@ func TestDiff(t *testing.T) {
 		{"identical", func(*types.TableDescription, *types.TimeToLiveDescription) {}, ""},
 		{"table key renamed", func(d *types.TableDescription, _ *types.TimeToLiveDescription) {
 			d.KeySchema = []types.KeySchemaElement{keyElem("pk", types.KeyTypeHash), keyElem("SK", types.KeyTypeRange)}
-			setType(d, "pk", types.ScalarAttributeTypeS)
+			define(&d.AttributeDefinitions, "pk", types.ScalarAttributeTypeS)
 		}, "error another key"},
 		{"no sort key", func(d *types.TableDescription, _ *types.TimeToLiveDescription) {
 			d.KeySchema = d.KeySchema[:1]
@@ -99,10 +100,10 @@ func TestDiff(t *testing.T) {
 			d.KeySchema = []types.KeySchemaElement{keyElem("SK", types.KeyTypeHash), keyElem("PK", types.KeyTypeRange)}
 		}, "error another key"},
 		{"key type", func(d *types.TableDescription, _ *types.TimeToLiveDescription) {
-			setType(d, "SK", types.ScalarAttributeTypeN)
+			define(&d.AttributeDefinitions, "SK", types.ScalarAttributeTypeN)
 		}, "error another key attribute type  SK"},
 		{"attribute shared by two keys reported once", func(d *types.TableDescription, _ *types.TimeToLiveDescription) {
-			setType(d, "placedAt", types.ScalarAttributeTypeN)
+			define(&d.AttributeDefinitions, "placedAt", types.ScalarAttributeTypeN)
 		}, "error another key attribute type by-status placedAt"},
 		{"multi-attribute order", func(d *types.TableDescription, _ *types.TimeToLiveDescription) {
 			g := gsiOf(d, "by-status")

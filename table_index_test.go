@@ -264,14 +264,14 @@ func TestAddIndexRefusedByTheTable(t *testing.T) {
 	}{
 		{name: "20 GSIs", change: func(in *dynamodb.CreateTableInput) {
 			in.GlobalSecondaryIndexes = nil
-			defineAttr(in, "Role", types.ScalarAttributeTypeS)
+			define(&in.AttributeDefinitions, "Role", types.ScalarAttributeTypeS)
 			for i := range keyfirst.MaxGSIs {
 				in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, legacyGSI(fmt.Sprintf("legacy-%02d", i), "Role"))
 			}
 		}, problem: keyfirst.ChangeTooManyGSIs},
 		{name: "attribute of another type", change: func(in *dynamodb.CreateTableInput) {
 			in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{legacyGSI("by-movie-number", "Movie")}
-			defineAttr(in, "Movie", types.ScalarAttributeTypeN)
+			define(&in.AttributeDefinitions, "Movie", types.ScalarAttributeTypeN)
 			in.KeySchema = in.KeySchema[:1] // Movie is not the table's sort key here
 			in.LocalSecondaryIndexes = nil
 			undefine(in, "Year")
