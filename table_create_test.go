@@ -3,6 +3,7 @@ package keyfirst_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,7 +79,9 @@ func TestCreateTwice(t *testing.T) {
 func TestCreateOverDifferentTable(t *testing.T) {
 	t.Parallel()
 	schema := newShop(t, "").table
-	client, table := handMade(t, schema, func(in *dynamodb.CreateTableInput) { define(&in.AttributeDefinitions, "SK", types.ScalarAttributeTypeN) })
+	client, table := handMade(t, schema, func(in *dynamodb.CreateTableInput) {
+		define(&in.AttributeDefinitions, "SK", types.ScalarAttributeTypeN)
+	})
 	ctx, cancel := integration.Context(t)
 	defer cancel()
 	diffs, err := table.Create(ctx, client)
@@ -222,5 +225,34 @@ func TestCreateAfterDeletion(t *testing.T) {
 	}
 	if diffs, err := table.Check(ctx, client); err != nil || len(diffs) != 0 {
 		t.Fatalf("the table is not the schema's: %v, %v", diffs, err)
+	}
+}
+
+// TestCreateConcurrently: replicas of a service that start together and
+// each call Create: one creates the table, the others find it and wait;
+// none fails.
+func TestCreateConcurrently(t *testing.T) {
+	t.Parallel()
+	client := integration.Client(t)
+	table := unnamed(t, client, newShop(t, "").table)
+	ctx, cancel := integration.Context(t)
+	defer cancel()
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			notes, err := table.Create(ctx, client)
+			if err == nil && len(notes) != 0 {
+				err = fmt.Errorf("notes %v", notes)
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if diffs, err := table.Check(ctx, client); err != nil || len(diffs) != 0 {
+		t.Fatalf("%v, %v", diffs, err)
 	}
 }
