@@ -1,5 +1,6 @@
 # keyfirst: the two commands of the README, and what they need.
-#   make test      no tracked binaries, vet, fuzz targets, race-enabled tests against DynamoDB Local
+#   make test      no tracked binaries, vet, fuzz targets, race-enabled tests against DynamoDB Local,
+#                  and the testcontainers module's (make tclocal)
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
 
@@ -20,13 +21,14 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers
+.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal
 
 # The fuzz targets run first, so that go test's summary closes the output.
 test: tracked vet staticcheck docker image
 	@echo "integration: run $(KEYFIRST_RUN_ID); each DynamoDB Local container ends with its test binary, even a killed one (no reaper container needed)"
 	@$(MAKE) --no-print-directory fuzz
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
+	  $(MAKE) --no-print-directory tclocal || rc=1; \
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 example: docker image
@@ -63,6 +65,23 @@ image:
 # Each fuzz target for FUZZTIME executions (go test takes one -fuzz target at a time).
 fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
+
+# The module integration/tclocal (a go.mod of its own, so that keyfirst's
+# users inherit nothing of testcontainers-go): its test starts DynamoDB
+# Local with testcontainers-go, so it needs the engine and the image even
+# when DYNAMODB_ENDPOINT is set. Its reaper image cannot be pulled without
+# a registry (tclocal terminates its container itself), and inside a
+# container testcontainers dials the default gateway unless told the host.
+TESTCONTAINERS_RYUK_DISABLED ?= true
+TESTCONTAINERS_HOST_OVERRIDE ?= localhost
+tclocal:
+	@bash scripts/docker-engine.sh
+	@docker image inspect $(DYNAMODB_LOCAL_IMAGE) >/dev/null 2>&1 || \
+	  docker pull -q $(DYNAMODB_LOCAL_IMAGE) >/dev/null 2>&1 || \
+	  bash integration/localimage/build.sh $(DYNAMODB_LOCAL_IMAGE)
+	cd integration/tclocal && go vet ./... && go run $(STATICCHECK) ./... && \
+	  env -u DYNAMODB_ENDPOINT TESTCONTAINERS_RYUK_DISABLED=$(TESTCONTAINERS_RYUK_DISABLED) \
+	  TESTCONTAINERS_HOST_OVERRIDE=$(TESTCONTAINERS_HOST_OVERRIDE) go test -race -count=1 ./...
 
 # Report and remove the containers this run left behind (a test binary
 # killed before it could remove its own, whose container is still ending);

@@ -52,6 +52,59 @@ type ModifyAPI interface {
 	UpdateItemAPI
 }
 
+// CreateTableAPI is the CreateTable operation.
+type CreateTableAPI interface {
+	CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
+}
+
+// DescribeTableAPI is the DescribeTable operation.
+type DescribeTableAPI interface {
+	DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+}
+
+// UpdateTableAPI is the UpdateTable operation.
+type UpdateTableAPI interface {
+	UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error)
+}
+
+// DescribeTimeToLiveAPI is the DescribeTimeToLive operation.
+type DescribeTimeToLiveAPI interface {
+	DescribeTimeToLive(ctx context.Context, in *dynamodb.DescribeTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error)
+}
+
+// TableCheckAPI is what [Table.Check] needs: the table's description and
+// its time-to-live setting.
+type TableCheckAPI interface {
+	DescribeTableAPI
+	DescribeTimeToLiveAPI
+}
+
+// TableCreateAPI is what [Table.Create] needs: CreateTable, then what
+// [Table.Check] needs, to wait for the table and to compare a table that
+// exists already.
+type TableCreateAPI interface {
+	CreateTableAPI
+	TableCheckAPI
+}
+
+// TableAddIndexAPI is what [Table.AddIndex] needs: the table's
+// description, to check the change and wait for the index, and
+// UpdateTable.
+type TableAddIndexAPI interface {
+	DescribeTableAPI
+	UpdateTableAPI
+}
+
+var (
+	_ CreateTableAPI        = (*dynamodb.Client)(nil)
+	_ DescribeTableAPI      = (*dynamodb.Client)(nil)
+	_ UpdateTableAPI        = (*dynamodb.Client)(nil)
+	_ DescribeTimeToLiveAPI = (*dynamodb.Client)(nil)
+	_ TableCheckAPI         = (*dynamodb.Client)(nil)
+	_ TableCreateAPI        = (*dynamodb.Client)(nil)
+	_ TableAddIndexAPI      = (*dynamodb.Client)(nil)
+)
+
 var (
 	_ GetItemAPI        = (*dynamodb.Client)(nil)
 	_ PutItemAPI        = (*dynamodb.Client)(nil)

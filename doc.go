@@ -77,9 +77,39 @@
 // sharded reads, re-shard passes and backfills, with their cursors and
 // checkpoints) reads and writes its table only; a test gets a table of
 // its own with integration.TableOf. [Table.CreateTableInput] generates the request that
-// creates the table; [Table.Index] returns the resolved [KeySchema] of the
+// creates the table ([Table.Create] sends it and waits, see below); [Table.Index] returns the resolved [KeySchema] of the
 // table or of an index, which the query package builds its key conditions
 // from.
+//
+// # The table's life: create, check, evolve
+//
+// The description is the table's definition, and three calls keep the
+// live table in step with it. [Table.Create] creates the table (its
+// indexes, billing mode and throughput) and waits until it and every
+// index are ACTIVE, bounded by the context only; a table of that name that
+// exists already and serves the schema is no error, so a service or a test
+// calls it at every start. [Table.Check] compares the schema with the live
+// table (DescribeTable, DescribeTimeToLive) and returns the differences
+// as typed values ([Difference]: a [DiffKind] and a [Severity]): a missing
+// table or index, another key attribute, order or type, a GSI where the
+// schema has an LSI, an index still being built, a projection that holds
+// less than the schema declares are errors, returned in a
+// [*TableDiffError] ([ErrTableDiffers]), because reads and writes of the
+// schema fail or find nothing on such a table; an index the schema does
+// not declare, a projection that holds more, another billing mode or
+// throughput, a stream or a time to live that the schema does not declare
+// are notes. [Table.Diff] is the comparison without the requests. A
+// service calls Check once at start-up; the harness calls it in tests
+// (integration.CheckTable). [Table.AddIndex] evolves the table: it creates
+// a GSI of the schema that the live table lacks and waits until DynamoDB
+// has built it, after refusing what DynamoDB would refuse ([*TableChangeError]:
+// an LSI, which exists only with its table, more than [MaxGSIs] GSIs, an
+// index of that name that is not the schema's); the migrate package then
+// writes the attributes keyfirst derives for it on the items stored
+// before (its "Changing a key design" walks the whole procedure through,
+// and splits a large backfill across machines). Each call takes the client
+// interface of the operations it sends ([TableCreateAPI], [TableCheckAPI],
+// [TableAddIndexAPI]).
 //
 // # Access patterns
 //

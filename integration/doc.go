@@ -22,6 +22,14 @@
 //
 // [Start] is the same without a testing.TB, for programs (the examples).
 //
+// [CheckTable] compares a schema with a table that the test did not
+// create from it (a script's, an infrastructure template's) and fails the
+// test when the table breaks the schema: keyfirst's Table.Check, through
+// the harness. [MainWith] hands the harness a DynamoDB Local started
+// otherwise ([External]); the module
+// github.com/keyfirst/keyfirst/integration/tclocal starts it with
+// testcontainers-go.
+//
 // # Where DynamoDB Local comes from
 //
 // With [EnvEndpoint] (DYNAMODB_ENDPOINT) set, the harness uses that endpoint

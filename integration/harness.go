@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,6 +17,7 @@ import (
 var shared struct {
 	mu      sync.Mutex
 	main    bool // Main is running the tests
+	start   func(context.Context) (*Local, error)
 	started bool
 	local   *Local
 	err     error
@@ -27,9 +29,27 @@ var shared struct {
 //	func TestMain(m *testing.M) { integration.Main(m) }
 //
 // It calls os.Exit with the tests' exit code.
-func Main(m *testing.M) {
+func Main(m *testing.M) { MainWith(m, Start) }
+
+// MainWith runs the tests as [Main] does, with the DynamoDB Local that
+// start returns instead of the one [Start] starts: start is called by the
+// first test that asks for one ([Shared], [Client], [TableOf], ...; never
+// under go test -short), with that test's fixture deadline, and what it
+// returned is closed ([Local.Close]) after the last test, or on SIGINT
+// and SIGTERM. It is how a DynamoDB Local started otherwise is handed to
+// the harness: [External] wraps one, and the module
+// github.com/keyfirst/keyfirst/integration/tclocal starts one with
+// testcontainers-go.
+//
+//	func TestMain(m *testing.M) {
+//		integration.MainWith(m, func(ctx context.Context) (*integration.Local, error) {
+//			return integration.External(os.Getenv("MY_DYNAMODB"), nil), nil
+//		})
+//	}
+func MainWith(m *testing.M, start func(context.Context) (*Local, error)) {
 	shared.mu.Lock()
 	shared.main = true
+	shared.start = start
 	shared.mu.Unlock()
 
 	// On SIGINT and SIGTERM, remove the container at once (it would end by
@@ -89,8 +109,11 @@ func Shared(t testing.TB) *Local {
 	if !shared.started {
 		shared.started = true
 		ctx, cancel := Context(t)
-		shared.local, shared.err = Start(ctx)
+		shared.local, shared.err = shared.start(ctx)
 		cancel()
+		if shared.err == nil && shared.local == nil {
+			shared.err = fmt.Errorf("integration: the start function given to MainWith returned no Local and no error")
+		}
 	}
 	if shared.err != nil {
 		t.Fatal(shared.err)

@@ -83,6 +83,16 @@ type Local struct {
 	Client *dynamodb.Client
 
 	container *container
+	stop      func() error // External's
+}
+
+// External returns a Local for a DynamoDB Local at endpoint that
+// something else started (a container of testcontainers-go, a process of
+// the caller's), with a client as [NewClient] makes it. Its Close calls
+// stop, once, when stop is not nil. Hand it to the harness with
+// [MainWith].
+func External(endpoint string, stop func() error) *Local {
+	return &Local{Endpoint: endpoint, Client: NewClient(endpoint), stop: stop}
 }
 
 // container is a DynamoDB Local container and the docker run that holds its
@@ -135,9 +145,14 @@ func Start(ctx context.Context) (*Local, error) {
 	return &Local{Endpoint: ep, Client: NewClient(ep), container: ctr}, nil
 }
 
-// Close removes the container that Start started, if any. It is safe to
-// call more than once.
+// Close removes the container that Start started, if any, or calls the
+// stop function given to [External]. It is safe to call more than once.
 func (l *Local) Close() error {
+	if l != nil && l.stop != nil {
+		stop := l.stop
+		l.stop = nil
+		return stop()
+	}
 	if l == nil || l.container == nil {
 		return nil
 	}

@@ -117,6 +117,45 @@ func TableOf[S Schema[S]](t testing.TB, schema S) S {
 	return bound
 }
 
+// Checker is a table's description bound to its table that compares
+// itself with the live table, as keyfirst's *Table does (Table.Check):
+// what [CheckTable] needs, without this package importing keyfirst. C is
+// the client interface its Check takes, R what it returns besides the
+// error (keyfirst's notes).
+type Checker[C, R any] interface {
+	Check(ctx context.Context, client C) (R, error)
+}
+
+// CheckTable compares schema, bound to its table, with that table in the
+// DynamoDB Local of the test binary, and fails the test when the table
+// differs in a way that breaks the schema's reads or writes (the error of
+// schema's Check lists every difference); it returns the rest (keyfirst's
+// notes). It is for a table that the test did not create from the schema:
+// one created by a script, a migration tool or an infrastructure
+// template, so that a test proves that what production creates is what
+// the code expects.
+//
+//	table := keyfirst.Must(Shop.Named(name)) // a table the script created
+//	notes := integration.CheckTable(t, table)
+//
+// A schema whose Check takes a client that *dynamodb.Client does not
+// satisfy fails the test.
+func CheckTable[S Checker[C, R], C, R any](t testing.TB, schema S) R {
+	t.Helper()
+	var c any = Client(t)
+	client, ok := c.(C)
+	if !ok {
+		t.Fatalf("integration: CheckTable: the Check of %T takes a %v, which %T does not satisfy", schema, reflect.TypeFor[C](), c)
+	}
+	ctx, cancel := Context(t)
+	defer cancel()
+	notes, err := schema.Check(ctx, client)
+	if err != nil {
+		t.Fatalf("integration: CheckTable: %v", err)
+	}
+	return notes
+}
+
 // UniqueTableName returns a valid table name derived from the test's name
 // that no other call in any test binary returns.
 func UniqueTableName(t testing.TB) string {

@@ -122,9 +122,23 @@ type Backfill struct {
 	// condition) is not refunded.
 	WCU float64
 	// Segments is the number of parallel Scan segments (default
-	// [DefaultSegments]; 1 to [MaxSegments]). A resumed backfill keeps
-	// its checkpoint's: 0 takes it, another number is refused.
+	// [DefaultSegments], or DefaultSegments per worker when split across
+	// Workers; 1 to [MaxSegments], and at least Workers). A resumed
+	// backfill keeps its checkpoint's: 0 takes it, another number is
+	// refused.
 	Segments int
+	// Workers splits the backfill across that many processes, or
+	// machines, that share nothing but the table (0 or 1: this run does it
+	// whole). Each runs a Backfill with the same fields but Worker (and
+	// Resume): it scans the segments s of the Scan with s % Workers ==
+	// Worker, has a checkpoint of its own, and spends its share of WCU, in
+	// proportion to its segments, so that WCU stays the budget of the whole
+	// backfill. See the package documentation, "A backfill on many
+	// machines".
+	Workers int
+	// Worker is the part of a backfill split across Workers that this
+	// run takes, 0 to Workers-1.
+	Worker int
 	// PageSize is the Scan's Limit, items per request (0: DynamoDB's
 	// pages of 1 MB).
 	PageSize int32
@@ -222,8 +236,12 @@ func (b *Backfill) start() (*runner, error) {
 		return fail(ConfigOption, "", "PageSize, ProgressEvery and MaxConflicts are 0 (the default) or positive")
 	case len(b.CursorKey) > 0 && len(b.CursorKey) < query.MinCursorKey:
 		return fail(ConfigOption, "", fmt.Sprintf("CursorKey has %d bytes, at least %d: use a random secret of 32 bytes", len(b.CursorKey), query.MinCursorKey))
+	case b.Workers < 0 || b.Workers > MaxSegments || b.Worker < 0 || b.Worker >= max(b.Workers, 1):
+		return fail(ConfigWorkers, "", fmt.Sprintf("worker %d of %d: Workers is 0 (one run does it all) to %d, Worker 0 to Workers-1", b.Worker, b.Workers, MaxSegments))
+	case b.Workers > 1 && b.Segments != 0 && b.Segments < b.Workers:
+		return fail(ConfigWorkers, "", fmt.Sprintf("%d segments for %d workers: each worker needs a segment at least", b.Segments, b.Workers))
 	}
-	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, budget: newBudget(b.WCU), maxConflicts: b.MaxConflicts,
+	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, maxConflicts: b.MaxConflicts,
 		secret: slices.Clone(b.CursorKey)}
 	for _, typ := range b.Table.EntityTypes() {
 		r.known[typ] = true
@@ -248,6 +266,9 @@ func (b *Backfill) start() (*runner, error) {
 	sort.Strings(defs)
 	sum := sha256.Sum256([]byte(strings.Join(defs, "\n")))
 	cp := &Checkpoint{table: b.Table.Name(), name: b.Name, definition: hex.EncodeToString(sum[:16]), dryRun: b.DryRun}
+	if b.Workers > 1 {
+		cp.worker, cp.workers = b.Worker, b.Workers
+	}
 	if old := b.Resume; old != nil {
 		if err := cp.accepts(old, r.secret, b.Table.PrimaryKey()); err != nil {
 			return nil, err
@@ -258,11 +279,14 @@ func (b *Backfill) start() (*runner, error) {
 		cp = old.clone()
 		r.previous = cp.Counts()
 	} else {
-		cp.segments = make([]segmentState, max(b.Segments, 1))
-		if b.Segments == 0 {
-			cp.segments = make([]segmentState, DefaultSegments)
+		segments := b.Segments
+		if segments == 0 {
+			segments = min(DefaultSegments*max(b.Workers, 1), MaxSegments)
 		}
+		cp.segments = make([]segmentState, segments)
 	}
+	// A worker spends its segments' share of the budget.
+	r.budget = newBudget(b.WCU * float64(cp.owned()) / float64(len(cp.segments)))
 	est, err := sparse.NewEstimator(b.Table)
 	if err != nil {
 		return nil, err
@@ -297,8 +321,17 @@ func (c *Checkpoint) accepts(old *Checkpoint, secret []byte, key keyfirst.KeySch
 		return refuse(CheckpointDefinition, c.definition, old.definition)
 	case old.dryRun != c.dryRun:
 		return refuse(CheckpointDryRun, mode(c.dryRun), mode(old.dryRun))
+	case old.worker != c.worker || old.workers != c.workers:
+		return refuse(CheckpointWorker, workerText(c.worker, c.workers), workerText(old.worker, old.workers))
 	}
 	return old.checkKeys(key)
+}
+
+func workerText(worker, workers int) string {
+	if workers <= 1 {
+		return "the whole backfill"
+	}
+	return fmt.Sprintf("worker %d of %d", worker, workers)
 }
 
 func mode(dry bool) string {
@@ -321,7 +354,7 @@ func (r *runner) run(ctx context.Context, api API) (*Report, error) {
 	defer cancel()
 	var wg sync.WaitGroup
 	for seg := range r.cp.segments {
-		if r.cp.segments[seg].done {
+		if r.cp.segments[seg].done || !r.cp.owns(seg) {
 			continue
 		}
 		wg.Add(1)
@@ -403,12 +436,13 @@ func (r *runner) progressLoop() func() {
 func (r *runner) progress() Progress {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := Progress{Counts: r.counts, Elapsed: time.Since(r.started), TableItems: r.tableItems, Segments: len(r.cp.segments),
+	p := Progress{Counts: r.counts, Elapsed: time.Since(r.started), TableItems: r.tableItems, Segments: r.cp.owned(),
 		SegmentsDone: r.cp.SegmentsDone(), Checkpoint: r.cp.sealed(r.secret), ConsumedWCU: r.report.ConsumedWCU}
 	p.Total = r.previous
 	p.Total.add(p.Counts)
 	p.PerSecond = perSecond(float64(p.Scanned), p.Elapsed)
-	if left := r.tableItems - p.Total.Scanned; left > 0 && p.PerSecond > 0 && !r.cp.Done() {
+	share := r.tableItems * int64(p.Segments) / int64(len(r.cp.segments)) // a worker's part of the table
+	if left := share - p.Total.Scanned; left > 0 && p.PerSecond > 0 && !r.cp.Done() {
 		p.Left = durationOf(float64(left) / p.PerSecond)
 	}
 	return p

@@ -39,8 +39,19 @@ import (
 func TestSeed000StatusFirstWhileWriting(t *testing.T) {
 	t.Parallel()
 	client, name := liveShop(t)
+	statusFirstWhileWriting(t, client, name, false)
+}
+
+// statusFirstWhileWriting is seed 000's fix on the table called name,
+// while 4 writers write: with addIndex, the table lacks ByStatusDate, and
+// Table.AddIndex creates it while they write, before the backfill.
+func statusFirstWhileWriting(t *testing.T, client *dynamodb.Client, name string, addIndex bool) {
 	old, cur := release(t, dateFirst, name), release(t, statusFirst, name)
 	seeded := seedOrders(t, client, old, 600)
+	writer := client
+	if addIndex {
+		writer = patient(client)
+	}
 
 	// The writers: each owns the seeded orders i%4 == w and new ones of
 	// its own, and remembers what it last wrote.
@@ -68,11 +79,11 @@ func TestSeed000StatusFirstWhileWriting(t *testing.T) {
 				var written Order
 				var err error
 				if n%5 == 4 { // a new order
-					written, err = cur.orders.Put(ctx, client, Order{CustomerID: fmt.Sprintf("c%d", r.IntN(10)), ID: fmt.Sprintf("w%d-%d", w, n),
+					written, err = cur.orders.Put(ctx, writer, Order{CustomerID: fmt.Sprintf("c%d", r.IntN(10)), ID: fmt.Sprintf("w%d-%d", w, n),
 						Status: Cancelled, Date: time.Date(2019, time.August, 1+r.IntN(28), 0, 0, 0, 0, time.UTC), Total: n})
 				} else { // a change of one of its seeded orders
 					o := seeded[4*r.IntN(len(seeded)/4)+w]
-					written, err = cur.orders.Modify(ctx, client, keyfirst.Must(cur.orders.Key(o)), func(o *Order) error {
+					written, err = cur.orders.Modify(ctx, writer, keyfirst.Must(cur.orders.Key(o)), func(o *Order) error {
 						o.Status, o.Total = statuses[r.IntN(3)], o.Total+1
 						o.Date = o.Date.Add(time.Duration(r.IntN(48)-24) * time.Hour)
 						return nil
@@ -90,6 +101,9 @@ func TestSeed000StatusFirstWhileWriting(t *testing.T) {
 		}()
 	}
 
+	if addIndex {
+		addStatusFirstIndex(t, ctx, client, cur, &writes)
+	}
 	b := &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
 		WCU: 400, Segments: 4, PageSize: 25}
 	report, err := b.Run(ctx, client)

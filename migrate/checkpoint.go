@@ -54,6 +54,29 @@ type Checkpoint struct {
 	// when the checkpoint leaves a run (sealed) or is read (UnmarshalJSON).
 	seal   []byte
 	signed bool
+	// worker of workers (0 and 0: the whole backfill): the checkpoint's
+	// segments are those s with s % workers == worker; the others are
+	// another worker's, and stay zero here.
+	worker, workers int
+}
+
+// owns reports whether segment seg is the checkpoint's worker's.
+func (c *Checkpoint) owns(seg int) bool { return c.workers <= 1 || seg%c.workers == c.worker }
+
+// Worker returns the part of a backfill split across workers that the
+// checkpoint is of (Backfill.Worker and Backfill.Workers): 0 and 0 for a
+// backfill that one run does whole.
+func (c *Checkpoint) Worker() (worker, workers int) { return c.worker, c.workers }
+
+// owned returns how many segments are the checkpoint's worker's.
+func (c *Checkpoint) owned() int {
+	n := 0
+	for seg := range c.segments {
+		if c.owns(seg) {
+			n++
+		}
+	}
+	return n
 }
 
 // segmentState is the position of one segment.
@@ -69,23 +92,26 @@ func (c *Checkpoint) Table() string { return c.table }
 // Name returns the name of the backfill that took the checkpoint.
 func (c *Checkpoint) Name() string { return c.name }
 
-// Segments returns the number of segments of the backfill's Scan.
+// Segments returns the number of segments of the backfill's Scan (its
+// TotalSegments, over every worker).
 func (c *Checkpoint) Segments() int { return len(c.segments) }
 
-// SegmentsDone returns how many segments are finished.
+// SegmentsDone returns how many of the checkpoint's segments are finished
+// (of a worker's checkpoint: how many of the worker's).
 func (c *Checkpoint) SegmentsDone() int {
 	n := 0
-	for _, s := range c.segments {
-		if s.done {
+	for seg, s := range c.segments {
+		if s.done && c.owns(seg) {
 			n++
 		}
 	}
 	return n
 }
 
-// Done reports whether every segment is finished: the backfill is
-// complete and resuming it would read nothing.
-func (c *Checkpoint) Done() bool { return len(c.segments) > 0 && c.SegmentsDone() == len(c.segments) }
+// Done reports whether every segment of the checkpoint is finished: the
+// backfill (of a worker's checkpoint: the worker's part) is complete and
+// resuming it would read nothing.
+func (c *Checkpoint) Done() bool { return len(c.segments) > 0 && c.SegmentsDone() == c.owned() }
 
 // Counts returns the items processed so far, over every run that led to
 // the checkpoint.
@@ -202,6 +228,8 @@ type checkpointJSON struct {
 	Name       string        `json:"name"`
 	Definition string        `json:"definition"`
 	DryRun     bool          `json:"dryRun,omitempty"`
+	Worker     int           `json:"worker,omitempty"`
+	Workers    int           `json:"workers,omitempty"`
 	Segments   []segmentJSON `json:"segments"`
 	HMAC       []byte        `json:"hmac,omitempty"`
 	SHA256     []byte        `json:"sha256,omitempty"`
@@ -222,7 +250,7 @@ type scalarJSON struct {
 // form is the JSON form of c, without its seal.
 func (c *Checkpoint) form() (checkpointJSON, error) {
 	out := checkpointJSON{Format: checkpointFormat, Table: c.table, Name: c.name, Definition: c.definition,
-		DryRun: c.dryRun, Segments: make([]segmentJSON, len(c.segments))}
+		DryRun: c.dryRun, Worker: c.worker, Workers: c.workers, Segments: make([]segmentJSON, len(c.segments))}
 	for i, s := range c.segments {
 		sj := segmentJSON{Done: s.done, Counts: s.counts}
 		if len(s.last) > 0 {
@@ -300,8 +328,11 @@ func (c *Checkpoint) UnmarshalJSON(data []byte) error {
 	case (in.HMAC == nil) == (in.SHA256 == nil):
 		return corrupt("a checkpoint has one seal, hmac or sha256")
 	}
+	if in.Workers < 0 || in.Worker < 0 || (in.Workers <= 1 && in.Worker != 0) || (in.Workers > 1 && (in.Worker >= in.Workers || len(in.Segments) < in.Workers)) {
+		return corrupt("worker %d of %d workers, %d segments", in.Worker, in.Workers, len(in.Segments))
+	}
 	out := Checkpoint{table: in.Table, name: in.Name, definition: in.Definition, dryRun: in.DryRun,
-		segments: make([]segmentState, len(in.Segments))}
+		worker: in.Worker, workers: in.Workers, segments: make([]segmentState, len(in.Segments))}
 	for i, sj := range in.Segments {
 		s := segmentState{done: sj.Done, counts: sj.Counts}
 		if sj.Done && sj.Last != nil {

@@ -38,10 +38,10 @@ func TestForgedCheckpoint(t *testing.T) {
 		t.Fatalf("the checkpoint as a run writes it: %v", err)
 	}
 	for name, last := range map[string]map[string]types.AttributeValue{
-		"SK dropped": {"PK": s("a")},
+		"SK dropped":         {"PK": s("a")},
 		"an attribute added": {"PK": s("a"), "SK": s("b"), "X": s("c")},
-		"SK renamed": {"PK": s("a"), "sk": s("b")},
-		"SK a number": {"PK": s("a"), "SK": &types.AttributeValueMemberN{Value: "1"}},
+		"SK renamed":         {"PK": s("a"), "sk": s("b")},
+		"SK a number":        {"PK": s("a"), "SK": &types.AttributeValueMemberN{Value: "1"}},
 	} {
 		c := base.clone()
 		c.segments[0].last = last

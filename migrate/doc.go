@@ -22,11 +22,19 @@
 // <OrderStatus>#<OrderDate>, enum first, and a backfill:
 //
 //  1. Declare the new design. Add the index to the table's description
-//     (a [keyfirst.Pattern] and its Index in TableSpec.GSIs) and create it
-//     on the table (UpdateTable with a GlobalSecondaryIndexUpdates Create;
-//     keyfirst generates CreateTable's request, not this one). Bind the
+//     (a [keyfirst.Pattern] and its Index in TableSpec.GSIs) and bind the
 //     pattern on the entity (EntitySpec.Keys). Keep the old index and its
 //     binding: the service still reads it until the backfill is done.
+//     Create the index on the live table: table.AddIndex(ctx, client,
+//     byStatusDate) ([keyfirst.Table.AddIndex]; a
+//     [*keyfirst.TableChangeError] says what the table cannot take). It
+//     sends the UpdateTable that creates the GSI and returns once
+//     DynamoDB has built it (ACTIVE, the items stored before indexed by
+//     the attributes they already have), bounded by ctx only: minutes to
+//     hours for a large table on AWS. Run again, it waits for the index
+//     without creating it twice. Until the backfill has run, the index
+//     lacks every item stored before without the new attribute:
+//     [keyfirst.Table.Check] finds the index as declared, not its items.
 //  2. Deploy the service with the new definition first. From then on every
 //     write stores both attributes, so no new item needs the backfill;
 //     the backfill handles those stored before. (A backfill run while an
@@ -59,12 +67,48 @@
 //     the old index. The old attribute stays on the items (an attribute
 //     no entity knows is kept by every write); it costs storage only.
 //
+// TestSeed000AddIndexWhileWriting runs these steps on DynamoDB Local with
+// 4 writers writing throughout: nothing they wrote is lost, and the new
+// index then answers "c's CANCELLED orders in Q3" exactly. (DynamoDB
+// Local refuses every write, with InternalFailure, for the second or two
+// it builds a GSI; AWS takes them. The test's writers retry.)
+//
 // The same steps change a sparse rule (its index then holds exactly the
 // items that qualify) or a shard count: set shard.Spec.Shards to the new
 // count and PreviousShards to the old one, deploy, backfill the entity
 // (every item moves to the shard of the new count), then remove
 // PreviousShards. A native multi-attribute GSI over attributes the items
 // already have needs no backfill.
+//
+// # A backfill on many machines
+//
+// A billion items are not backfilled by one process. A backfill splits
+// across workers that share nothing but the table: run Workers of them,
+// each a process (a Kubernetes Job's pod, an ECS task, an item of a Step
+// Functions distributed map) with the same Name, Entities, WCU, Segments
+// and Workers, and its own Worker, 0 to Workers-1, from its index in the
+// job (JOB_COMPLETION_INDEX, the map's item). Worker w scans the Scan
+// segments s with s % Workers == w, keeps a checkpoint of its own (its
+// [Checkpoint.Worker] says whose it is; another worker's is refused), and
+// spends its share of the budget, WCU × its segments / Segments, so that
+// all of them together stay within WCU. Segments defaults to
+// [DefaultSegments] per worker. Each worker persists its checkpoint where
+// it outlives the process (an object store, a table, the orchestrator's
+// state), at every [Progress]; a worker that dies is replaced by a new
+// process with the same Worker and Resume set to the last checkpoint
+// persisted: it continues where that one stopped, and an item written
+// after that checkpoint is read again and found up to date, so no item is
+// written twice. The backfill is finished when every worker's checkpoint
+// is Done.
+//
+//	b := &migrate.Backfill{Name: "orders-status-first", Table: table,
+//		Entities: []migrate.Target{migrate.Entity(orders)},
+//		WCU: 3000, Segments: 400, Workers: 100, Worker: index}
+//
+// TestBackfillAcrossProcesses proves it on DynamoDB Local with 3
+// processes, one killed (SIGKILL) half-way and replaced: every item
+// written exactly once (its version went from 1 to 2), and 115 WCU/s
+// consumed over the processes for a budget of 120.
 //
 // # Safe on a live table
 //

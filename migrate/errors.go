@@ -38,6 +38,7 @@ const (
 	ConfigSegments                                 // Segments out of range, or other than the checkpoint's
 	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts, CursorKey)
 	ConfigName                                     // Backfill.Name is not valid UTF-8
+	ConfigWorkers                                  // Workers or Worker out of range, or fewer Segments than Workers
 )
 
 var configProblemText = map[ConfigProblem]string{
@@ -50,6 +51,7 @@ var configProblemText = map[ConfigProblem]string{
 	ConfigSegments:        "invalid segments",
 	ConfigOption:          "invalid option",
 	ConfigName:            "invalid name",
+	ConfigWorkers:         "invalid workers",
 }
 
 // String describes the problem.
@@ -85,6 +87,7 @@ const (
 	// (its checksum or signature does not verify), or it is unsigned for
 	// a backfill with a CursorKey, or signed for one without.
 	CheckpointTampered
+	CheckpointWorker // it was taken by another worker of the backfill, or by a backfill not split the same way
 )
 
 var checkpointProblemText = map[CheckpointProblem]string{
@@ -94,6 +97,7 @@ var checkpointProblemText = map[CheckpointProblem]string{
 	CheckpointDefinition: "checkpoint of other entity definitions",
 	CheckpointDryRun:     "checkpoint of another mode",
 	CheckpointTampered:   "changed checkpoint",
+	CheckpointWorker:     "checkpoint of another worker",
 }
 
 // String describes the problem.

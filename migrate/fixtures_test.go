@@ -228,7 +228,7 @@ type counting struct {
 	// number of the request of that kind): an error it returns is the
 	// request's, which is then not sent.
 	inject func(op string, n int64) error
-	calls    atomic.Int64
+	calls  atomic.Int64
 }
 
 func newCounting(c *dynamodb.Client) *counting {

@@ -142,10 +142,11 @@ type Progress struct {
 	// when the run started (DynamoDB updates it about every six hours:
 	// an approximation, 0 when unknown).
 	TableItems int64
-	// Left is the estimated time left, from TableItems, Total.Scanned and
+	// Left is the estimated time left, from TableItems (a worker's share
+	// of it, for a backfill split across workers), Total.Scanned and
 	// PerSecond; 0 when it cannot be estimated.
 	Left time.Duration
-	// SegmentsDone of Segments are finished.
+	// SegmentsDone of Segments are finished (a worker's: its own).
 	SegmentsDone, Segments int
 	// Checkpoint is a copy of the position: persist it to resume after a
 	// crash of the process.

@@ -89,3 +89,21 @@ func (c Client) DescribeTable(context.Context, *dynamodb.DescribeTableInput, ...
 	c.T.Helper()
 	return nil, c.fail("DescribeTable")
 }
+
+// CreateTable fails the test.
+func (c Client) CreateTable(context.Context, *dynamodb.CreateTableInput, ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error) {
+	c.T.Helper()
+	return nil, c.fail("CreateTable")
+}
+
+// UpdateTable fails the test.
+func (c Client) UpdateTable(context.Context, *dynamodb.UpdateTableInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+	c.T.Helper()
+	return nil, c.fail("UpdateTable")
+}
+
+// DescribeTimeToLive fails the test.
+func (c Client) DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	c.T.Helper()
+	return nil, c.fail("DescribeTimeToLive")
+}

@@ -55,26 +55,20 @@ func New(w io.Writer, client *dynamodb.Client) *DB {
 }
 
 // Create creates the table of schema t under t's name and a suffix of this
-// DB, waits until it is ACTIVE, and returns t bound to it ([keyfirst.Table.Named]).
-// [DB.Close] deletes it.
+// DB, waits until it and its indexes are ACTIVE ([keyfirst.Table.Create]),
+// and returns t bound to it ([keyfirst.Table.Named]). [DB.Close] deletes
+// it.
 func (db *DB) Create(ctx context.Context, t *keyfirst.Table) (*keyfirst.Table, error) {
 	named, err := t.Named(t.Name() + "-" + db.suffix)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := db.Client.CreateTable(ctx, named.CreateTableInput()); err != nil {
-		return nil, fmt.Errorf("create table %s: %w", named.Name(), err)
-	}
 	db.mu.Lock()
-	db.tables = append(db.tables, named.Name())
+	db.tables = append(db.tables, named.Name()) // deleted by Close, also if Create fails half-way
 	db.names[named.Name()] = t.Name()
 	db.mu.Unlock()
-	waiter := dynamodb.NewTableExistsWaiter(db.Client, func(o *dynamodb.TableExistsWaiterOptions) {
-		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
-	})
-	in := &dynamodb.DescribeTableInput{TableName: aws.String(named.Name())}
-	if err := waiter.Wait(ctx, in, integration.TableWaitTimeout); err != nil {
-		return nil, fmt.Errorf("table %s never became ACTIVE: %w", named.Name(), err)
+	if _, err := named.Create(ctx, db.Client); err != nil {
+		return nil, err
 	}
 	return named, nil
 }
@@ -94,7 +88,9 @@ func (db *DB) Close(ctx context.Context, err *error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), integration.TableWaitTimeout)
 	defer cancel()
 	for _, name := range tables {
-		if _, derr := db.Client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); derr != nil {
+		_, derr := db.Client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		var never *types.ResourceNotFoundException
+		if derr != nil && !errors.As(derr, &never) {
 			*err = errors.Join(*err, fmt.Errorf("delete table %s: %w", name, derr))
 		}
 	}
