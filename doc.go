@@ -98,7 +98,10 @@
 // [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
 // its indexes from theirs ([Pattern.Index]); an entity binds the patterns
 // it is written under to fields of T ([Pattern.Fields]), to a function
-// ([Func], or [FuncE] when it can fail) or, for a sparse index, to either under a condition ([If]); the
+// ([Func], or [FuncE] when it can fail), its partition key to a function
+// and its sort key to fields ([FuncPartition]: a computed partition such
+// as a shard, the item's own sort value) or, for a sparse index, to any
+// of these under a condition ([If]); the
 // query package reads a pattern with typed values (query.On), encoded by
 // the same code that wrote them, and refuses a sort condition built from
 // another key definition. Index names and attributes are checked once,
@@ -136,9 +139,15 @@
 // refuses it first, as a [Num] side refuses NaN, is [ItemDerive]), and a string, set element or map
 // key that is not valid UTF-8 (the SDK would send U+FFFD for each invalid
 // byte, so two keys could become one) is [ItemBadString]; the error names
-// the attribute and the path inside it. The key attributes of a native multi-attribute GSI
-// may instead be ordinary fields of T; an item then leaves the index when
-// such a field is omitted (omitempty). So may the table's key attributes,
+// the attribute and the path inside it. The key attributes of a secondary
+// index may instead be ordinary fields of T: those of a native
+// multi-attribute GSI, and a [Str], [Num] or [Bin] side bound to the field
+// stored under its attribute's name (seed 002's order_date, the sort key
+// of a sharded index and of another GSI: stored once, never REMOVEd, the
+// derived partition attribute alone deciding membership). An item leaves
+// the index when such a field is omitted (omitempty); an item that a
+// condition or a function puts in the index while it omits such a field
+// is refused ([ItemMissingKey]). So may the table's key attributes,
 // when their sides store values as they are ([Str], [Num], [Bin]) and are
 // bound to the fields of those attribute names (seed 004's Actor and
 // Movie): the field is the key, stored once, and checked as a derived key
