@@ -197,11 +197,15 @@
 // (OneTable #301). Partial updates ("SET status = :s") are deliberately not
 // offered: they are exactly the writes that go stale. To change a few
 // fields of the stored item, [Entity.Modify] reads it (consistently), lets a
-// function change it, and writes it back with the same Replace, guarded by
+// function change it, and writes the complete result back, guarded by
 // the version, or, for an entity without a version attribute, by a
 // condition that every attribute the entity reads or writes is still as
 // read (which DynamoDB's expression limits allow for about 150 attributes;
-// a wider entity needs a version). While other writers' writes come first
+// a wider entity needs a version). Under that condition the write can
+// only land on the item read, so its UpdateItem carries only what differs
+// between the item read and the complete new one, computed by the same
+// function (seed 002's close_order: SET status REMOVE open_status_shard);
+// under a version it is Replace's, the whole item. While other writers' writes come first
 // it reads again and retries, with backoff and full jitter, up to a
 // generous bound; a condition that fails on an unchanged item stops it at
 // once ([ErrConditionUnexplained]). A modification that changes the
@@ -219,9 +223,9 @@
 // [Entity.Refresh] brings one stored item, as read, up to the current
 // definition: it decodes it, rebuilds the complete item with the same
 // item plan as every write, and, when an attribute the entity derives or
-// writes is stored otherwise, writes it with Replace's UpdateItem (SET or
-// REMOVE for each index), guarded as Modify is (the version, or every
-// attribute as read), so a concurrent write is never overwritten: the
+// writes is stored otherwise, writes it as Modify does (what differs,
+// under a condition on every attribute as read; the whole item, under the
+// version), so a concurrent write is never overwritten: the
 // result is then RefreshConflicted with the item stored now.
 // [Entity.PlanRefresh] is its dry run. A changed primary key is not a
 // refresh ([ErrKeyChanged]). The migrate package runs it over a whole

@@ -67,7 +67,8 @@ type TransactOptions struct {
 	// [Entity.TransactDelete] then require the stored item to be still the
 	// one read, by its version for a versioned entity, otherwise by every
 	// attribute the entity reads or writes (the guard of [Entity.Modify]);
-	// a change is [ErrVersionConflict].
+	// a change is [ErrVersionConflict]. Guarded by every attribute, the
+	// replace sends only what differs from the item read, as Modify does.
 	Read map[string]types.AttributeValue
 }
 
@@ -152,8 +153,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 
 // TransactReplace builds the action that replaces the stored item with item
 // as [Entity.Replace] does (one update that SETs every attribute item has
-// and REMOVEs every derived attribute of the indexes it left), and returns
-// item as the action stores it (with its next version).
+// and REMOVEs every derived attribute of the indexes it left; only what
+// differs from [TransactOptions.Read] for an unversioned entity), and
+// returns item as the action stores it (with its next version).
 func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T, error) {
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/internal/updates"
 	"github.com/keyfirst/keyfirst/migrate"
 	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/shard"
@@ -69,7 +68,7 @@ func seedSchema(ix *shard.Index[SeedOrder, string]) (*keyfirst.Table, *keyfirst.
 // seedShop is the table in DynamoDB Local, its entity bound to it, and a
 // client that records the writes it sends.
 type seedShop struct {
-	client *recorder
+	client *updates.Recorder
 	table  *keyfirst.Table
 	orders *keyfirst.Entity[SeedOrder]
 }
@@ -78,7 +77,7 @@ func localSeedShop(t *testing.T) (seedShop, context.Context) {
 	t.Helper()
 	schema, e := seedSchema(seedOpen3)
 	table, ctx := localTable(t, schema)
-	return seedShop{&recorder{Client: integration.Client(t)}, table, keyfirst.Must(e.In(table))}, ctx
+	return seedShop{&updates.Recorder{Client: integration.Client(t)}, table, keyfirst.Must(e.In(table))}, ctx
 }
 
 // raw is the stored item of order id.
@@ -141,21 +140,17 @@ func TestSeed002AsWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.client.writes = nil
+	s.client.Reset()
 	closed123, err := s.orders.Modify(ctx, s.client, key, func(o *SeedOrder) error { o.Status = closed; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.checkStored(t, "close_order", closed123, 3)
-	if len(s.client.writes) != 1 {
-		t.Fatalf("close_order sent %d writes, want 1 UpdateItem", len(s.client.writes))
+	if len(s.client.Updates()) != 1 {
+		t.Fatalf("close_order sent %d writes, want 1 UpdateItem", len(s.client.Updates()))
 	}
-	w := s.client.writes[0]
-	if !slices.Equal(w.remove, []string{"open_status_shard"}) || text(w.set["status"]) != closed {
+	if w := s.client.Updates()[0]; !w.Sets("status") || text(w.Set["status"]) != closed || !w.Removes("open_status_shard") {
 		t.Errorf("close_order: %s, want SET status = %q REMOVE open_status_shard", w, closed)
-	}
-	if _, ok := w.set["open_status_shard"]; ok {
-		t.Errorf("close_order: %s SETs open_status_shard", w)
 	}
 
 	// OrdersByStatusDate shares order_date: the closed order is there.
@@ -257,63 +252,6 @@ func orderIDsOf(os []SeedOrder) []string {
 	return ids
 }
 
-// recorder is a DynamoDB client that records the update expressions of
-// the writes it sends: UpdateItem, and the updates of TransactWriteItems.
-type recorder struct {
-	*dynamodb.Client
-	writes []update
-}
-
-func (r *recorder) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	r.writes = append(r.writes, parseUpdate(*in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
-	return r.Client.UpdateItem(ctx, in, optFns...)
-}
-
-func (r *recorder) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	for _, it := range in.TransactItems {
-		if u := it.Update; u != nil {
-			r.writes = append(r.writes, parseUpdate(*u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues))
-		}
-	}
-	return r.Client.TransactWriteItems(ctx, in, optFns...)
-}
-
-// update is an update expression: the attributes it SETs, with their
-// values, and those it REMOVEs, sorted.
-type update struct {
-	set    map[string]types.AttributeValue
-	remove []string
-}
-
-func (u update) String() string {
-	return fmt.Sprintf("SET %v REMOVE %v", slices.Sorted(maps.Keys(u.set)), u.remove)
-}
-
-var clause = regexp.MustCompile(`\b(SET|REMOVE|ADD|DELETE)\b`)
-
-// parseUpdate reads an update expression of the expression package
-// (SET #n = :v, ... REMOVE #n, ...).
-func parseUpdate(x string, names map[string]string, values map[string]types.AttributeValue) update {
-	u := update{set: map[string]types.AttributeValue{}}
-	verbs := clause.FindAllString(x, -1)
-	for i, body := range clause.Split(x, -1)[1:] {
-		for _, part := range strings.Split(body, ",") {
-			if part = strings.TrimSpace(part); part == "" {
-				continue
-			}
-			switch verbs[i] {
-			case "SET":
-				n, v, _ := strings.Cut(part, "=")
-				u.set[names[strings.TrimSpace(n)]] = values[strings.TrimSpace(v)]
-			case "REMOVE":
-				u.remove = append(u.remove, names[part])
-			}
-		}
-	}
-	slices.Sort(u.remove)
-	return u
-}
-
 // Every write path keeps order_date, the order's own attribute, and sets
 // or removes open_status_shard alone as the order opens and closes: Put,
 // Replace, Modify, the puts of BatchWrite, a transaction's Put and
@@ -355,13 +293,13 @@ func TestSeed002EveryWritePath(t *testing.T) {
 			{"change the date of the open order", func(o *SeedOrder) { o.Date = "2024-04-03T11:00:00" }},
 		} {
 			step.f(&o)
-			s.client.writes = nil
+			s.client.Reset()
 			if err := path.write(o); err != nil {
 				t.Fatalf("%s, %s: %v", path.name, step.name, err)
 			}
 			s.checkStored(t, path.name+", "+step.name, o, 3)
-			for _, w := range s.client.writes {
-				if slices.Contains(w.remove, "order_date") {
+			for _, w := range s.client.Updates() {
+				if slices.Contains(w.Remove, "order_date") {
 					t.Errorf("%s, %s: %s REMOVEs order_date", path.name, step.name, w)
 				}
 			}
@@ -423,7 +361,7 @@ func TestSeed002RefreshAndBackfill(t *testing.T) {
 	staleClosed.ID, missingOpen.ID = "b-1", "b-2"
 	putRaw(staleClosed, true)
 	putRaw(missingOpen, false)
-	s.client.writes = nil
+	s.client.Reset()
 	report, err := (&migrate.Backfill{Name: "seed002", Table: s.table, Entities: []migrate.Target{migrate.Entity(s.orders)}, WCU: 100}).Run(ctx, s.client)
 	if err != nil {
 		t.Fatal(err)
@@ -433,8 +371,9 @@ func TestSeed002RefreshAndBackfill(t *testing.T) {
 	}
 	s.checkStored(t, "backfill", staleClosed, 3)
 	s.checkStored(t, "backfill", missingOpen, 3)
-	for _, w := range s.client.writes {
-		if slices.Contains(w.remove, "order_date") {
+	// Each write is the change: SET or REMOVE open_status_shard.
+	for _, w := range s.client.Updates() {
+		if !(w.Sets("open_status_shard") && w.Removes()) && !(w.Sets() && w.Removes("open_status_shard")) {
 			t.Errorf("the backfill wrote %s", w)
 		}
 	}
@@ -459,7 +398,7 @@ func TestSeed002Reshard(t *testing.T) {
 	seedOpen8 := seedOpen(8, 3)
 	schema8, e8 := seedSchema(seedOpen8)
 	during := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named(s.table.Name()))))
-	s.client.writes = nil
+	s.client.Reset()
 	st, err := seedOpen8.Reshard(ctx, during, s.client)
 	if err != nil {
 		t.Fatal(err)
@@ -471,11 +410,12 @@ func TestSeed002Reshard(t *testing.T) {
 			want++
 		}
 	}
-	if st.Moved != want || len(s.client.writes) != want {
-		t.Errorf("Reshard moved %d orders in %d writes, %d have another shard on 8", st.Moved, len(s.client.writes), want)
+	if st.Moved != want || len(s.client.Updates()) != want {
+		t.Errorf("Reshard moved %d orders in %d writes, %d have another shard on 8", st.Moved, len(s.client.Updates()), want)
 	}
-	for _, w := range s.client.writes {
-		if len(w.remove) != 0 {
+	// Each move is SET open_status_shard, nothing else.
+	for _, w := range s.client.Updates() {
+		if !w.Sets("open_status_shard") || !w.Removes() {
 			t.Errorf("a move wrote %s", w)
 		}
 	}
