@@ -14,16 +14,18 @@ import (
 )
 
 // Binding says where an entity type's values for the keys of a [Pattern]
-// come from: fields of T ([Pattern.Fields]) or a function of T ([Func]),
-// for every item or, with [If], only for the items that qualify (a sparse
-// index). Give bindings to [EntitySpec.Keys]; [NewEntity] checks them
+// come from: fields of T ([Pattern.Fields]), a function of T ([Func]), or
+// a function for the partition key and fields for the sort key
+// ([FuncPartition]), for every item or, with [If], only for the items
+// that qualify (a sparse index). Give bindings to [EntitySpec.Keys]; [NewEntity] checks them
 // against the table and T once, and every write recomputes the attributes
 // from T, so that they can never go stale.
 type Binding struct {
 	p      *pattern
 	fields []string
-	// fn is a func(*T, []types.AttributeValue) (bool, error) (from Func);
-	// when is a func(T) bool (from If).
+	// fn is a func(*T, []types.AttributeValue) (bool, error) (from Func,
+	// or the partition side alone from FuncPartition); when is a
+	// func(T) bool (from If).
 	fn, when any
 	t        reflect.Type // the T of fn and when, for messages
 	nilFn    bool         // Func was given a nil function
@@ -31,6 +33,9 @@ type Binding struct {
 	// If): its copies share it, every other declaration has its own
 	// ([Entity.BindsWith]).
 	decl *declaration
+	// sortFields: fields bind the sort side alone, fn the partition side
+	// (FuncPartition).
+	sortFields bool
 }
 
 // declaration is the identity of a Binding's declaration; it has a size,
@@ -63,7 +68,9 @@ func (p Pattern[P, S]) Fields(fields ...string) Binding {
 // sort key values of an item, for keys that are computed rather than read
 // from fields; ok=false keeps the item out of the index (a sparse index;
 // the table's primary key must always have a value). The values are
-// encoded by p's sides, as a query of p encodes its own.
+// encoded by p's sides, as a query of p encodes its own. Every attribute
+// of p is derived, so none can be a field of T: for a sort key that is
+// one, use [FuncPartition].
 func Func[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool)) Binding {
 	if f == nil {
 		return FuncE[T](p, nil)
@@ -96,6 +103,35 @@ func FuncE[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool, err err
 	return b
 }
 
+// FuncPartition binds the partition side of pattern p to a function of T
+// and its sort side to fields of T, named as in [Pattern.Fields] (one per
+// typed segment of the sort key): an index whose partition key is
+// computed (a shard, a bucket) and whose sort key is the item's own
+// value. ok=false keeps the item out of the index. A [Str], [Num] or
+// [Bin] sort side bound to the field stored under the side's attribute
+// name is that field, as with Fields: the value is stored once, as the
+// field, and no write ever REMOVEs it; the partition attribute alone
+// decides membership (SET while the item qualifies, REMOVEd when it
+// leaves). An item that qualifies while such a field is omitted
+// (omitempty) is refused ([ItemMissingKey]): it could not be in the
+// index. Seed 002's open orders, sharded on OPEN#<n> and sorted by their
+// order_date field, are the shard package's FuncPartition.
+func FuncPartition[T, P, S any](p Pattern[P, S], f func(T) (pk P, ok bool, err error), sortFields ...string) Binding {
+	b := Binding{p: p.p, fields: slices.Clone(sortFields), t: reflect.TypeFor[T](), nilFn: f == nil, sortFields: true}
+	if f == nil || p.p == nil {
+		return b
+	}
+	npk := len(p.p.pk.attrs)
+	b.fn = func(v *T, out []types.AttributeValue) (bool, error) {
+		pv, ok, err := f(*v)
+		if !ok || err != nil {
+			return ok, err
+		}
+		return true, p.pk.enc(pv, out[:npk])
+	}
+	return b
+}
+
 // If keeps the items for which when reports false out of the index of b: a
 // sparse index whose membership is decided on every write (an item that
 // stops qualifying has the index's attributes REMOVEd). T is the entity's
@@ -120,7 +156,9 @@ type boundKey[T any] struct {
 	// field marks the attributes that are a field of T itself.
 	field []bool
 	// attr computes each attribute alone (the side it belongs to, not the
-	// other), so that a write computes each derived attribute once.
+	// other), so that a write computes each derived attribute once; nil
+	// for a Func binding, and for the partition attributes of a
+	// FuncPartition (which get computes).
 	attr []func(v *T) (types.AttributeValue, bool, error)
 	when bool
 }
@@ -161,13 +199,16 @@ func compile[T any](b Binding, t *Table, c *codec.Codec, fail func(index, attr s
 	case b.fn != nil:
 		fn, ok := b.fn.(func(*T, []types.AttributeValue) (bool, error))
 		if !ok {
-			return k, fail(p.index, "", EntityBinding, fmt.Sprintf("Func of %s bound to an entity of %s", b.t, reflect.TypeFor[T]()), nil)
+			return k, fail(p.index, "", EntityBinding, fmt.Sprintf("%s of %s bound to an entity of %s", b.funcName(), b.t, reflect.TypeFor[T]()), nil)
 		}
 		k.get = fn
+		if b.sortFields {
+			err = k.bindFields(b.fields, fn, c, fail)
+		}
 	case b.nilFn:
-		return k, fail(p.index, "", EntityBinding, "Func with a nil function", nil)
+		return k, fail(p.index, "", EntityBinding, b.funcName()+" with a nil function", nil)
 	default:
-		err = k.bindFields(b.fields, c, fail)
+		err = k.bindFields(b.fields, nil, c, fail)
 	}
 	if err != nil {
 		return k, err
@@ -178,18 +219,39 @@ func compile[T any](b Binding, t *Table, c *codec.Codec, fail func(index, attr s
 	return k, err
 }
 
-// bindFields binds the pattern's segments to fields of T.
-func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
+// funcName is the name of the function that built the Func binding b.
+func (b Binding) funcName() string {
+	if b.sortFields {
+		return "FuncPartition"
+	}
+	return "Func"
+}
+
+// bindFields binds the pattern's segments to fields of T: those of both
+// sides, or, given partition (the function of a FuncPartition, which
+// computes the partition side), those of the sort side.
+func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.AttributeValue) (bool, error), c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
 	p := k.p
 	sides := [2]*side{p.pk, p.sk}
+	first := 0 // the first side bound to fields
 	want := len(p.pk.segs) + len(p.sk.segs)
+	if partition != nil {
+		first, want = 1, len(p.sk.segs)
+	}
 	if len(fields) != want {
+		if first == 1 {
+			return fail(p.index, "", EntityBinding, fmt.Sprintf("%d sort key fields for pattern %s, whose sort key has %d typed segments: name one field of T per segment",
+				len(fields), p, want), nil)
+		}
 		return fail(p.index, "", EntityBinding, fmt.Sprintf("%d fields for pattern %s, which has %d typed segments: name one field of T per segment, partition key first",
 			len(fields), p, want), nil)
 	}
 	var offs [2][]uintptr
 	i := 0
 	for si, s := range sides {
+		if si < first {
+			continue
+		}
 		for _, seg := range s.segs {
 			off, ft, err := fieldOffset(reflect.TypeFor[T](), fields[i])
 			if err != nil {
@@ -202,11 +264,12 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 			i++
 		}
 	}
-	at := 0
-	for si, s := range sides {
-		names := fields[:len(p.pk.segs)]
+	at := len(p.pk.attrs) * first
+	for si, s := range sides[first:] {
+		si += first
+		names := fields[:len(s.segs)]
 		if si == 1 {
-			names = fields[len(p.pk.segs):]
+			names = fields[len(fields)-len(s.segs):]
 		}
 		for ai, a := range s.attrs {
 			pv := s.per[ai]
@@ -231,10 +294,22 @@ func (k *boundKey[T]) bindFields(fields []string, c *codec.Codec, fail func(inde
 		}
 		return true, p.fromFields[1](base, offs[1], out[npk:])
 	}
+	if partition != nil {
+		k.get = func(v *T, out []types.AttributeValue) (bool, error) {
+			if ok, err := partition(v, out[:npk]); !ok || err != nil {
+				return ok, err
+			}
+			return true, p.fromFields[1](unsafe.Pointer(v), offs[1], out[npk:])
+		}
+	}
 	k.attr = make([]func(*T) (types.AttributeValue, bool, error), 0, len(k.attrs))
 	for si, s := range sides {
 		for ai := range s.attrs {
-			k.attr = append(k.attr, sideAttribute[T](p, si, ai, offs[si]))
+			var attr func(*T) (types.AttributeValue, bool, error)
+			if si >= first {
+				attr = sideAttribute[T](p, si, ai, offs[si])
+			}
+			k.attr = append(k.attr, attr)
 		}
 	}
 	return nil
@@ -287,6 +362,9 @@ func (k *boundKey[T]) condition(when any, t *Table, fail func(index, attr string
 		return get(v, out)
 	}
 	for i, attr := range k.attr {
+		if attr == nil {
+			continue // computed by get
+		}
 		k.attr[i] = func(v *T) (types.AttributeValue, bool, error) {
 			if !w(*v) {
 				return nil, false, nil

@@ -132,7 +132,10 @@
 // its own type) and [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
 // its indexes from theirs ([Pattern.Index]); an entity binds the patterns
 // it is written under to fields of T ([Pattern.Fields]), to a function
-// ([Func], or [FuncE] when it can fail) or, for a sparse index, to either under a condition ([If]); the
+// ([Func], or [FuncE] when it can fail), its partition key to a function
+// and its sort key to fields ([FuncPartition]: a computed partition such
+// as a shard, the item's own sort value) or, for a sparse index, to any
+// of these under a condition ([If]); the
 // query package reads a pattern with typed values (query.On), encoded by
 // the same code that wrote them, and refuses a sort condition built from
 // another key definition. Index names and attributes are checked once,
@@ -170,9 +173,15 @@
 // refuses it first, as a [Num] side refuses NaN, is [ItemDerive]), and a string, set element or map
 // key that is not valid UTF-8 (the SDK would send U+FFFD for each invalid
 // byte, so two keys could become one) is [ItemBadString]; the error names
-// the attribute and the path inside it. The key attributes of a native multi-attribute GSI
-// may instead be ordinary fields of T; an item then leaves the index when
-// such a field is omitted (omitempty). So may the table's key attributes,
+// the attribute and the path inside it. The key attributes of a secondary
+// index may instead be ordinary fields of T: those of a native
+// multi-attribute GSI, and an [ID], [Str], [Num] or [Bin] side bound to the field
+// stored under its attribute's name (seed 002's order_date, the sort key
+// of a sharded index and of another GSI: stored once, never REMOVEd, the
+// derived partition attribute alone deciding membership). An item leaves
+// the index when such a field is omitted (omitempty); an item that a
+// condition or a function puts in the index while it omits such a field
+// is refused ([ItemMissingKey]). So may the table's key attributes,
 // when their sides store values as they are ([ID], [Str], [Num], [Bin]) and are
 // bound to the fields of those attribute names (seed 004's Actor and
 // Movie): the field is the key, stored once, and checked as a derived key
@@ -222,11 +231,15 @@
 // (OneTable #301). Partial updates ("SET status = :s") are deliberately not
 // offered: they are exactly the writes that go stale. To change a few
 // fields of the stored item, [Entity.Modify] reads it (consistently), lets a
-// function change it, and writes it back with the same Replace, guarded by
+// function change it, and writes the complete result back, guarded by
 // the version, or, for an entity without a version attribute, by a
 // condition that every attribute the entity reads or writes is still as
 // read (which DynamoDB's expression limits allow for about 150 attributes;
-// a wider entity needs a version). While other writers' writes come first
+// a wider entity needs a version). Under that condition the write can
+// only land on the item read, so its UpdateItem carries only what differs
+// between the item read and the complete new one, computed by the same
+// function (seed 002's close_order: SET status REMOVE open_status_shard);
+// under a version it is Replace's, the whole item. While other writers' writes come first
 // it reads again and retries, with backoff and full jitter, up to a
 // generous bound; a condition that fails on an unchanged item stops it at
 // once ([ErrConditionUnexplained]). A modification that changes the
@@ -244,9 +257,9 @@
 // [Entity.Refresh] brings one stored item, as read, up to the current
 // definition: it decodes it, rebuilds the complete item with the same
 // item plan as every write, and, when an attribute the entity derives or
-// writes is stored otherwise, writes it with Replace's UpdateItem (SET or
-// REMOVE for each index), guarded as Modify is (the version, or every
-// attribute as read), so a concurrent write is never overwritten: the
+// writes is stored otherwise, writes it as Modify does (what differs,
+// under a condition on every attribute as read; the whole item, under the
+// version), so a concurrent write is never overwritten: the
 // result is then RefreshConflicted with the item stored now.
 // [Entity.PlanRefresh] is its dry run. A changed primary key is not a
 // refresh ([ErrKeyChanged]). The migrate package runs it over a whole

@@ -125,6 +125,10 @@ type indexGroup[T any] struct {
 	index   string
 	derived []derivation[T]
 	fields  []derivation[T] // get unused: attr and limit only
+	// decides: a derivation of the index can keep an item out of it (If,
+	// a Func, a Derive), so its answer is the item's membership: an item
+	// it puts in the index must have every key attribute that is a field.
+	decides bool
 }
 
 // registered is an entity as the table's registry knows it.
@@ -330,7 +334,7 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 		b.same[a.Name] = k.same[i]
 		b.sharable[a.Name] = fromFields
 		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name)}
-		if k.attr != nil {
+		if k.attr != nil && k.attr[i] != nil {
 			d.get = k.attr[i] // bound to fields: each attribute alone
 		} else {
 			d.from, d.pos = k, i // a Func: all at once (funcResults)
@@ -403,11 +407,12 @@ func (b *entityBuilder[T]) fields() error {
 	return nil
 }
 
-// keyFieldHint is how a field named like the table's key, where, can be
-// the key itself.
+// keyFieldHint is how a field named like a key attribute that is
+// derived, where, can be the key itself.
 func keyFieldHint(where string) string {
 	if where != "the table's key" {
-		return ""
+		return ", or let the field be the index's key attribute: bind the Str, Num or Bin side of the index's pattern to it " +
+			"(Fields, or FuncPartition beside a computed partition key), or derive only the index's other key attributes"
 	}
 	return ", or make it the key: bind a Str, Num or Bin side of the table's pattern to it, of the field's attribute type"
 }
@@ -422,6 +427,9 @@ func (b *entityBuilder[T]) indexGroups() error {
 	for i := range b.table.indexes {
 		ks := &b.table.indexes[i]
 		g := indexGroup[T]{index: ks.IndexName, derived: b.byIndex[ks.IndexName]}
+		for _, d := range g.derived {
+			g.decides = g.decides || !b.sharable[d.attr.Name]
+		}
 		var missing []string
 		for _, a := range ks.Attributes() {
 			if _, derived := b.derivedAt[a.Name]; derived {

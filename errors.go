@@ -197,7 +197,7 @@ type ItemProblem uint8
 // The problems of [ItemError].
 const (
 	ItemDerive      ItemProblem = iota + 1 // a derivation returned an error (see Err)
-	ItemMissingKey                         // a primary key derivation reported no value
+	ItemMissingKey                         // a primary key derivation reported no value, or an item in an index omits a key field
 	ItemEmptyKey                           // a key attribute would be an empty string or binary
 	ItemKeyType                            // a key attribute value has the wrong type
 	ItemKeyTooLong                         // a key value exceeds DynamoDB's limit (2048 bytes partition, 1024 sort)
@@ -216,7 +216,7 @@ const (
 
 var itemProblemText = map[ItemProblem]string{
 	ItemDerive:      "key derivation failed",
-	ItemMissingKey:  "primary key attribute has no value",
+	ItemMissingKey:  "key attribute has no value",
 	ItemEmptyKey:    "empty key value",
 	ItemKeyType:     "key value of the wrong type",
 	ItemKeyTooLong:  "key value too long",

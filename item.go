@@ -100,12 +100,18 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		size += itemsize.Size(e.version, versionAV)
 	}
 
-	// Index keys that are fields of T: absent leaves the index, present
-	// must be a valid key value.
+	// Index keys that are fields of T: absent leaves the index (refused
+	// when the index's derivations put the item in it), present must be
+	// a valid key value.
 	for gi := range e.groups {
-		for _, d := range e.groups[gi].fields {
+		g := &e.groups[gi]
+		for _, d := range g.fields {
 			av, ok := p.item[d.attr.Name]
 			if !ok {
+				if g.decides && p.item[g.derived[0].attr.Name] != nil { // derived all or none
+					return p, e.itemError(d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
+						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
+				}
 				continue
 			}
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {

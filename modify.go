@@ -9,13 +9,24 @@ import (
 
 // Modify changes the stored item with key by a read-modify-write: it reads
 // the item (consistently), calls fn on it, derives every key attribute from
-// the modified item, and writes it with the same UpdateItem as
-// [Entity.Replace], guarded by a condition that the stored item is still the
-// one read: its version for a versioned entity, otherwise every attribute
-// the entity reads or writes (T's fields, the derived attributes, the
-// entity type). Attributes the entity does not know need no guard: fn
-// never sees them and the update does not touch them, so another
-// program's changes to them are kept, however many there are.
+// the modified item, and writes it with one UpdateItem, guarded by a
+// condition that the stored item is still the one read: its version for a
+// versioned entity, otherwise every attribute the entity reads or writes
+// (T's fields, the derived attributes, the entity type). Attributes the
+// entity does not know need no guard: fn never sees them and the update
+// does not touch them, so another program's changes to them are kept,
+// however many there are.
+//
+// The stored item after the write is the one [Entity.Replace] of the
+// modified item stores. Without a version, the condition holds only on
+// the item read, so the update sends only what changed from it: the SETs
+// of the attributes whose values differ and the REMOVEs of those it
+// loses, the derived attributes of the indexes it leaves included (seed
+// 002's close_order is SET status REMOVE open_status_shard; a fn that
+// changes nothing SETs the entity type alone). With a version, which is
+// all the condition compares, the update writes the whole item as Replace
+// does, so that a writer that changed an attribute without the version
+// cannot leave a derived key stale.
 //
 // Without a version the condition compares those attributes one by one,
 // and one DynamoDB condition holds at most 300 operators and 4,096 bytes:

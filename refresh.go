@@ -95,11 +95,14 @@ func (e *Entity[T]) PlanRefresh(stored map[string]types.AttributeValue) (Refresh
 // the per-item step of a backfill after a change of key design (a new
 // index, a composite key in another order, a new sparse rule, another
 // shard count). It decides as [Entity.PlanRefresh] does; an item already
-// up to date is left alone, and any other is written with the same
-// UpdateItem as [Entity.Replace] (SET for every attribute of the item,
-// REMOVE for the derived attributes of the indexes it left), so that the
-// stored item becomes exactly what a write of its T would store, plus
-// the attributes the entity does not know, which are kept.
+// up to date is left alone, and any other is written with one UpdateItem,
+// so that the stored item becomes exactly what a write of its T would
+// store, plus the attributes the entity does not know, which are kept.
+// Without a version the update sends the result's Set and Remove alone
+// (the condition compares every attribute as stored, as Modify's does);
+// with one, the whole item as [Entity.Replace] writes it (SET for every
+// attribute of the item, REMOVE for the derived attributes of the
+// indexes it left).
 //
 // The write never overwrites a concurrent writer's item with stale data:
 // it is guarded by the condition [Entity.Modify] uses, on the image

@@ -97,7 +97,7 @@ func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expre
 // [Entity.updateExpression]) on condition g and extra, refused when
 // DynamoDB would refuse it.
 func (e *Entity[T]) updateOf(op string, p itemPlan[T], g guard, extra expression.ConditionBuilder) (built, error) {
-	x, err := e.updateExpression(p, e.guardWith(g, extra))
+	x, err := e.updateExpression(p, g, e.guardWith(g, extra))
 	if err != nil {
 		return x, err
 	}

@@ -72,7 +72,8 @@ type TransactOptions struct {
 	// attribute the entity reads or writes (the guard of [Entity.Modify]);
 	// a change is [ErrVersionConflict]. An image with a value no stored
 	// item has (one the value check of items refuses) is an
-	// [*OptionError].
+	// [*OptionError]. Guarded by every attribute, the replace sends only
+	// what differs from the item read, as Modify does.
 	Read map[string]types.AttributeValue
 }
 
@@ -160,8 +161,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 
 // TransactReplace builds the action that replaces the stored item with item
 // as [Entity.Replace] does (one update that SETs every attribute item has
-// and REMOVEs every derived attribute of the indexes it left), and returns
-// item as the action stores it (with its next version).
+// and REMOVEs every derived attribute of the indexes it left; only what
+// differs from [TransactOptions.Read] for an unversioned entity), and
+// returns item as the action stores it (with its next version).
 func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T, error) {
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")

@@ -32,23 +32,24 @@
 // The index is an access pattern ([keyfirst.OnIndex]) whose partition side
 // is one [keyfirst.Str] attribute; [New] adds how items spread over the
 // shards ([Spec]), the table declares the pattern's index, and the entity
-// takes [Index.Binding] among its keys:
+// takes [Index.Binding] among its keys. Seed 002 as written, whose orders
+// keep their date in order_date:
 //
 //	type Order struct {
-//		ID     string `dynamodbav:"id"`
+//		ID     string `dynamodbav:"order_id"`
 //		Status string `dynamodbav:"status"`
-//		Date   string `dynamodbav:"date"` // 2024-04-01T09:15:00
+//		Date   string `dynamodbav:"order_date"` // 2024-04-01T09:15:00
 //	}
 //
 //	var (
-//		orderByID  = keyfirst.OnTable(keyfirst.ID("id"), keyfirst.NoSort()) // the table's key is the field id
-//		openByDate = keyfirst.OnIndex("OpenOrders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+//		orderByID  = keyfirst.OnTable(keyfirst.ID("order_id"), keyfirst.NoSort()) // the table's key is the field order_id
+//		openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
 //		openOrders = keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
-//			Base:   "OPEN",
-//			Shards: shard.Count(2000), // 3
-//			Field:  "ID",
-//			Sort:   func(o Order) string { return o.Date },
-//			When:   func(o Order) bool { return o.Status == "OPEN" },
+//			Base:      "OPEN",
+//			Shards:    shard.Count(2000), // 3
+//			Field:     "ID",
+//			SortField: "Date",
+//			When:      func(o Order) bool { return o.Status == "OPEN" },
 //		}))
 //		Shop   = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID, GSIs: []keyfirst.Index{openByDate.Index()}}))
 //		Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{
@@ -58,18 +59,24 @@
 //	)
 //
 // The binding is the root package's one write mechanism
-// ([keyfirst.FuncE], under [keyfirst.If] when Spec.When is set), so every
-// write path (Put, Replace, Modify, the puts of BatchWrite) SETs
-// open_status_shard = "OPEN#<n>" and the sort key while the order is open
-// and REMOVEs them in the write that closes it (seed 002's create_order and
-// close_order), with no write-path code of its own to forget. Without When
-// every item is in the index. Both key attributes of the index are derived
-// (the partition from the shard, the sort key from Spec.Sort), so neither
-// can be the attribute of a field of T: name the sort attribute apart from
-// T's (order_date for a field stored as "date"); the item then holds the
-// date twice. [keyfirst.NewEntity] refuses a collision. Only a global
-// secondary index can be sharded: a local one shares the table's partition
-// key.
+// ([keyfirst.FuncPartition], under [keyfirst.If] when Spec.When is set),
+// so every write path (Put, Replace, Modify, the puts of BatchWrite,
+// transactions, Refresh and backfills, [Index.Reshard]) SETs
+// open_status_shard = "OPEN#<n>" while the order is open and REMOVEs it in
+// the write that closes it: seed 002's create_order, and its close_order,
+// SET status = "CLOSED" REMOVE open_status_shard. The sort key is the
+// field (Spec.SortField): order_date is stored once, as the order's own
+// attribute, never REMOVEd, and it can be the sort key of the table's
+// other indexes too (the seed's OrdersByStatusDate); open_status_shard
+// alone decides whether an order is in the index. An open order without a
+// valid order_date is refused before any request (an empty one by
+// DynamoDB's rule for index keys, an omitted one because the index could
+// not hold it). Without When every item is in the index. A sort key that
+// is not a field as it is (a composite of several fields, a date in
+// another form) is derived instead by Spec.Sort, in an attribute of its
+// own that the item gets and loses with open_status_shard. Only a global
+// secondary index can be sharded: a local one shares the table's
+// partition key.
 //
 // # Which shard: the frozen hash
 //

@@ -30,7 +30,7 @@ const (
 	SpecShards                         // Shards is below 1 or above MaxShards
 	SpecChoice                         // both or neither of Field and Pick
 	SpecField                          // Field is not an exported string-kind field of T reachable without a pointer
-	SpecSort                           // Sort is nil on an index that has a sort key
+	SpecSort                           // not exactly one of SortField and Sort on an index with a sort key, or either without one
 )
 
 var specProblemText = map[SpecProblem]string{
@@ -39,7 +39,7 @@ var specProblemText = map[SpecProblem]string{
 	SpecShards:  "shard count out of range",
 	SpecChoice:  "both or neither of Field and Pick",
 	SpecField:   "invalid hash field",
-	SpecSort:    "no sort key function",
+	SpecSort:    "sort key source does not fit the index",
 }
 
 // String describes the problem.

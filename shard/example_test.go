@@ -2,7 +2,14 @@ package shard_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/shard"
 )
 
@@ -24,4 +31,48 @@ func ExampleCountForItems() {
 	// Output:
 	// 3
 	// 8
+}
+
+// Seed 002 as written: an order keeps its date in order_date, the sort
+// key of the sharded index, stored once; open_status_shard alone says
+// whether it is open. Closing it removes open_status_shard and nothing
+// else.
+func ExampleNew() {
+	type Order struct {
+		ID     string `dynamodbav:"order_id"`
+		Status string `dynamodbav:"status"`
+		Date   string `dynamodbav:"order_date"`
+	}
+	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))), keyfirst.NoSort())
+	openByDate := keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+	openOrders := keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
+		Base:      "OPEN",
+		Shards:    shard.Count(2000),
+		Field:     "ID",
+		SortField: "Date",
+		When:      func(o Order) bool { return o.Status == "OPEN" },
+	}))
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "orders", Key: orderByID, GSIs: []keyfirst.Index{openByDate.Index()}}))
+	orders := keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
+		Type: "Order",
+		Keys: []keyfirst.Binding{orderByID.Fields("ID"), openOrders.Binding()},
+	}))
+
+	o := Order{ID: "ord123", Status: "OPEN", Date: "2024-04-01T09:15:00"}
+	for _, status := range []string{"OPEN", "CLOSED"} {
+		o.Status = status
+		item, err := orders.Item(o)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var attrs []string
+		for _, name := range slices.Sorted(maps.Keys(item)) {
+			attrs = append(attrs, name+"="+item[name].(*types.AttributeValueMemberS).Value)
+		}
+		fmt.Println(strings.Join(attrs, " "))
+	}
+	// Output:
+	// PK=ORDER#ord123 _type=Order open_status_shard=OPEN#2 order_date=2024-04-01T09:15:00 order_id=ord123 status=OPEN
+	// PK=ORDER#ord123 _type=Order order_date=2024-04-01T09:15:00 order_id=ord123 status=CLOSED
 }

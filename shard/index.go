@@ -27,7 +27,8 @@ const MaxShards = 100
 const maxPartitionBytes = 2048
 
 // Spec declares how the items of T are spread over the shards of an index
-// and what they store in it. Set exactly one of Field and Pick.
+// and what they store in it. Set exactly one of Field and Pick, and, for
+// an index with a sort key, exactly one of SortField and Sort.
 type Spec[T, S any] struct {
 	// Base is the partition value the shard number suffixes: OPEN gives
 	// OPEN#0 .. OPEN#<Shards-1>. It is not empty, holds no '#' and is
@@ -49,9 +50,23 @@ type Spec[T, S any] struct {
 	// the same shard for every write of the same item, or each write that
 	// moves it costs two index writes (a delete and an insert).
 	Pick func(T) int
+	// SortField is the Go name of the field of T that is the index's sort
+	// key, bound to the pattern's sort side as [keyfirst.Pattern.Fields]
+	// binds a field (the field's type is the side's; [keyfirst.NewEntity]
+	// checks it). When the side is a [keyfirst.Str], [keyfirst.Num] or
+	// [keyfirst.Bin] of the attribute the field is stored under (seed
+	// 002's order_date), the sort key is that field, stored once and
+	// never REMOVEd: the partition attribute alone decides membership, and
+	// the field serves the table's other indexes too. An item that
+	// belongs to the index with that field omitted (omitempty) fails the
+	// write ([keyfirst.ItemMissingKey]). Set exactly one of SortField and
+	// Sort when the index has a sort key.
+	SortField string
 	// Sort returns the index's sort key value of an item, encoded by the
-	// pattern's sort side. It may be nil only when the index has no sort
-	// key.
+	// pattern's sort side: a sort key derived from the item (a composite
+	// of several fields, a date in another form), stored in an attribute
+	// of its own and REMOVEd with the partition attribute when the item
+	// leaves the index.
 	Sort func(T) S
 	// PreviousShards is the shard count before a change of Shards, while
 	// items may still be on shards of the old count: 0 (no change under
@@ -117,8 +132,10 @@ func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S]
 		return fail(SpecBase, fmt.Sprintf("a base of %d bytes makes partition values longer than DynamoDB's %d", len(spec.Base), maxPartitionBytes), nil)
 	case (spec.Field == "") == (spec.Pick == nil):
 		return fail(SpecChoice, "set exactly one: Field (the default, a hash of the item's id) or Pick", nil)
-	case spec.Sort == nil && len(ix.SortKey) > 0:
-		return fail(SpecSort, fmt.Sprintf("pattern %s has a sort key: Sort returns an item's value of it", p), nil)
+	case (spec.Sort != nil || spec.SortField != "") && len(ix.SortKey) == 0:
+		return fail(SpecSort, fmt.Sprintf("pattern %s has no sort key: remove Sort and SortField", p), nil)
+	case (spec.Sort == nil) == (spec.SortField == "") && len(ix.SortKey) > 0:
+		return fail(SpecSort, fmt.Sprintf("pattern %s has a sort key: set exactly one of SortField (the field of T that is the sort key) and Sort (a value derived from the item)", p), nil)
 	}
 	if spec.Field != "" {
 		index, err := stringField(reflect.TypeFor[T](), spec.Field)
@@ -142,6 +159,9 @@ func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S]
 	}
 	x.parts = x.read[:spec.Shards:spec.Shards]
 	b := keyfirst.FuncE(p, x.derive)
+	if spec.SortField != "" {
+		b = keyfirst.FuncPartition(p, x.partition, spec.SortField)
+	}
 	if spec.When != nil {
 		b = keyfirst.If(b, spec.When)
 	}
@@ -174,27 +194,38 @@ func stringField(t reflect.Type, name string) ([]int, error) {
 	return f.Index, nil
 }
 
-// derive is the binding's function: the item's partition (its shard's)
-// and sort key values, or the error that leaves it without a shard.
-func (x *Index[T, S]) derive(v T) (string, S, bool, error) {
-	var sk S
+// partition is the function of a binding with a SortField: the item's
+// partition (its shard's), or the error that leaves it without a shard.
+func (x *Index[T, S]) partition(v T) (string, bool, error) {
 	n, err := x.Shard(v)
 	if err != nil {
-		return "", sk, false, err
+		return "", false, err
 	}
-	if x.sort != nil {
+	return x.parts[n], true, nil
+}
+
+// derive is the function of a binding with Sort (or no sort key): the
+// item's partition and sort key values.
+func (x *Index[T, S]) derive(v T) (string, S, bool, error) {
+	var sk S
+	part, ok, err := x.partition(v)
+	if err == nil && x.sort != nil {
 		sk = x.sort(v)
 	}
-	return x.parts[n], sk, true, nil
+	return part, sk, ok, err
 }
 
 // Binding returns the index's binding for [keyfirst.EntitySpec.Keys]. It
 // plugs into the root package's one write mechanism, so every write path
-// (Put, Replace, Modify, the puts of BatchWrite) SETs the index's
-// attributes (<Base>#<shard> and the sort key) when the item belongs to
-// the index, REMOVEs them when it does not (Spec.When), and fails before
-// any request, with a [keyfirst.ItemError] ([keyfirst.ItemDerive])
-// wrapping a [*PickError], when an item that belongs has no valid shard.
+// (Put, Replace, Modify, the puts of BatchWrite, transactions, Refresh
+// and backfills) SETs the partition attribute (<Base>#<shard>) when the
+// item belongs to the index and REMOVEs it when it does not (Spec.When),
+// and fails before any request, with a [keyfirst.ItemError]
+// ([keyfirst.ItemDerive]) wrapping a [*PickError], when an item that
+// belongs has no valid shard. The sort key is the field of
+// Spec.SortField, which every write stores as a field, or the value of
+// Spec.Sort, SET and REMOVEd with the partition attribute
+// ([keyfirst.FuncPartition] or [keyfirst.FuncE] around the shard pick).
 func (x *Index[T, S]) Binding() keyfirst.Binding { return x.binding }
 
 // Shard returns the shard item v is written to while it belongs to the

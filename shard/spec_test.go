@@ -62,6 +62,7 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		{"non-string field", openByKind, with(func(s *shard.Spec[specItem, int]) { s.Field = "Count" }), shard.SpecField, "not of string kind"},
 		{"field behind a pointer", openByKind, with(func(s *shard.Spec[specItem, int]) { s.Field = "Region" }), shard.SpecField, "embedded pointer"},
 		{"nil sort", openByKind, with(func(s *shard.Spec[specItem, int]) { s.Sort = nil }), shard.SpecSort, "has a sort key"},
+		{"both sort and sort field", openByKind, with(func(s *shard.Spec[specItem, int]) { s.SortField = "Count" }), shard.SpecSort, "exactly one of SortField"},
 		{"zero pattern", keyfirst.Pattern[string, int]{}, good, shard.SpecPattern, "zero pattern"},
 		{"pattern with an error", keyfirst.OnIndex("", keyfirst.Str("s"), keyfirst.Num[int]("n")), good, shard.SpecPattern, "empty index name"},
 		{"table key", keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.Num[int]("SK")), good, shard.SpecPattern, "primary key"},
@@ -87,6 +88,16 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 	}
 	if _, err := shard.New(strPattern, shard.Spec[string, keyfirst.None]{Base: "OPEN", Shards: 2, Pick: func(string) int { return 0 }}); err != nil {
 		t.Errorf("Pick on a string T, no sort key, nil Sort: %v", err)
+	}
+	// Without a sort key, neither SortField nor Sort has a key to give.
+	for name, spec := range map[string]shard.Spec[string, keyfirst.None]{
+		"SortField": {Base: "OPEN", Shards: 2, Pick: func(string) int { return 0 }, SortField: "Date"},
+		"Sort":      {Base: "OPEN", Shards: 2, Pick: func(string) int { return 0 }, Sort: func(string) keyfirst.None { return keyfirst.None{} }},
+	} {
+		var se *shard.SpecError
+		if _, err := shard.New(strPattern, spec); !errors.As(err, &se) || se.Problem != shard.SpecSort || !strings.Contains(err.Error(), "no sort key") {
+			t.Errorf("%s on an index without a sort key: %v, want a SpecError (%s)", name, err, shard.SpecSort)
+		}
 	}
 	// A named string type is a string-kind field; 1 and MaxShards shards
 	// are the bounds.

@@ -25,10 +25,23 @@
 //	spec, err := sparse.Apply(table, ticketSpec, isOpen)
 //	tickets, err := keyfirst.NewEntity(table, spec)
 //
+// A key attribute of the index that the rule does not derive is a field
+// of T, stored under that attribute's name. That is seed 001 as written,
+// when the ticket keeps its opening time in openedAt anyway: the rule
+// derives openBucket alone (sparse.In("open-tickets-index",
+// Ticket.IsOpen).Fixed("openBucket", "OPEN")), openedAt is stored once, as
+// the field, and resolving a ticket REMOVEs openBucket and nothing else.
+// A ticket the predicate puts in the index must then have the field: one
+// that omits it (omitempty) is refused ([keyfirst.ItemMissingKey]). The
+// rule above derives openedAt instead, from a field stored under another
+// name: a copy, removed with openBucket.
+//
 // An index declared as a [keyfirst.Pattern] takes the same decision
 // without this package: [keyfirst.If] around the pattern's binding
 // (keyfirst.If(openTickets.Fields("Assignee", "OpenedAt"), Ticket.IsOpen)),
-// with the query package reading it through the pattern. Rules remain for
+// or around [keyfirst.FuncPartition] for a computed partition key beside
+// a sort key that is a field (the shard package's sharded indexes), with
+// the query package reading it through the pattern. Rules remain for
 // indexes named by string and for constant key values ([Rule.Fixed]); both
 // end in the same write-path mechanism.
 //

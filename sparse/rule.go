@@ -24,7 +24,8 @@ const (
 // attribute of the rule is written with its value; when it stops holding,
 // every one of them is removed (Replace, Modify) or left out (Put, batch
 // writes) by the root package's write paths, never set to an empty string
-// or a placeholder. A value computed while the predicate holds must be a
+// or a placeholder. A key attribute of the index that the rule leaves out
+// is a field of T, which every write stores as it stores any field. A value computed while the predicate holds must be a
 // valid key: an empty string is an error ([keyfirst.ItemEmptyKey]), never a
 // way out of the index.
 //
@@ -114,7 +115,12 @@ func Every[T any](index string) Rule[T] {
 // Key adds the key attribute attr, computed by v while the predicate
 // holds. Every key attribute of the index that the rule does not derive
 // must be a field of T ([keyfirst.NewEntity] checks it), present whenever
-// the predicate holds.
+// the predicate holds: a write of an item for which it holds and the
+// field is omitted is refused before any request
+// ([keyfirst.ItemMissingKey]). Leave a sort key the item has anyway to
+// its field (seed 001's openedAt, seed 002's order_date): it is stored
+// once, never removed, and can be the key of other indexes too; the
+// attributes the rule derives decide membership.
 func (r Rule[T]) Key(attr string, v Value[T]) Rule[T] {
 	if v.fn == nil {
 		r.setErr(r.fail(attr, RuleNoValue, "build the value with String, Number or Binary, or use Fixed"))

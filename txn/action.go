@@ -113,7 +113,10 @@ func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // Replace replaces the stored item with item as [keyfirst.Entity.Replace]
 // does: one update that SETs every attribute item has and REMOVEs the
 // derived attributes of the indexes it left and the fields it leaves out,
-// on an item of this entity type (with item's version).
+// on an item of this entity type (with item's version). In [Run], after
+// a read of the item of an unversioned entity, the update is guarded by
+// every attribute as read and sends only what differs from it, as
+// [keyfirst.Entity.Modify] does.
 func Replace[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 	return newOp(e, opReplace, item, opts)
 }

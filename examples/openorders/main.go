@@ -4,17 +4,17 @@
 // partition "OPEN" would take the index writes of every open order: at a
 // peak of 2,000 writes/s it would be hot, so it is split into
 // shard.Count(2000) = 3 shards, OPEN#0 .. OPEN#2, an order's shard the
-// frozen hash of its id. create_order writes open_status_shard and
-// order_date; close_order REMOVEs them; list_open_orders(date_prefix)
-// queries every shard with begins_with(order_date, prefix), newest first,
-// and merges them by order_date. Then the peak grows to 6,000 writes/s:
-// 8 shards, and Index.Reshard moves the open orders.
+// frozen hash of its id. The order's own order_date is the index's sort
+// key (shard.Spec.SortField), stored once: create_order writes
+// open_status_shard beside it; close_order is SET status = "CLOSED"
+// REMOVE open_status_shard, and the closed order keeps its order_date;
+// list_open_orders(date_prefix) queries every shard with
+// begins_with(order_date, prefix), newest first, and merges them by
+// order_date. Then the peak grows to 6,000 writes/s: 8 shards, and
+// Index.Reshard moves the open orders.
 //
-// Unlike the seed: keyfirst derives both key attributes of a sharded index
-// from the order and removes both when it leaves the index, so the order
-// keeps its date in an attribute of its own, date (the seed keeps
-// order_date); the table's key is PK = ORDER#<order_id> beside the
-// order_id attribute; and the index projects ALL (the seed INCLUDEs three
+// Unlike the seed: the table's key is PK = ORDER#<order_id> beside the
+// order_id attribute, and the index projects ALL (the seed INCLUDEs three
 // attributes), as a read decodes whole orders from it.
 package main
 
@@ -38,7 +38,7 @@ type Order struct {
 	ID         string `dynamodbav:"order_id"`
 	CustomerID string `dynamodbav:"customer_id"`
 	RepID      string `dynamodbav:"rep_id"`
-	Date       string `dynamodbav:"date"` // 2024-04-01T09:15:00, as the seed writes order_date
+	Date       string `dynamodbav:"order_date"` // 2024-04-01T09:15:00: the sort key of OpenOrdersByDate
 	Status     string `dynamodbav:"status"`
 	Total      string `dynamodbav:"total_amount"`
 }
@@ -54,7 +54,7 @@ var (
 	// PK = ORDER#ord123: keyfirst derives a table's key, apart from the fields.
 	orderByID  = keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))), keyfirst.NoSort())
 	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
-	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>", order_date = Date, while open.
+	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>" while open; the sort key is the field Date.
 	openOrders = keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(peak), 0)))
 
 	// The schema and the entity of this deployment of the service.
@@ -63,7 +63,7 @@ var (
 
 func openSpec(shards, previous int) shard.Spec[Order, string] {
 	return shard.Spec[Order, string]{Base: "OPEN", Shards: shards, PreviousShards: previous, Field: "ID",
-		Sort: func(o Order) string { return o.Date }, When: Order.IsOpen}
+		SortField: "Date", When: Order.IsOpen}
 }
 
 // deployment declares the table and the entity of a service whose orders use sharded index x.
@@ -146,7 +146,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 
-	// close_order: SET status = "CLOSED"; the binding REMOVEs the index's attributes.
+	// close_order: status = "CLOSED"; the binding REMOVEs open_status_shard, order_date stays.
 	fmt.Fprintln(w, "\nclose_order ord123:")
 	key, err := orders.Key(Order{ID: "ord123"})
 	if err != nil {

@@ -12,9 +12,10 @@ func TestMain(m *testing.M) { integration.Main(m) }
 // The example prints exactly this against DynamoDB Local: the shard count's
 // arithmetic, each order's shard, the estimate of create_order beside the
 // capacity DynamoDB reported, the three shard queries of list_open_orders
-// merged newest first, close_order's UpdateItem that REMOVEs
-// open_status_shard and order_date, and, after the re-shard to 8 shards,
-// the same orders on their new shards.
+// merged newest first, the stored order with its order_date once,
+// close_order's UpdateItem as the seed writes it, SET status = "CLOSED"
+// REMOVE open_status_shard (the closed order keeps its order_date), and,
+// after the re-shard to 8 shards, the same orders on their new shards.
 func TestRun(t *testing.T) { demotest.Check(t, run, want) }
 
 const want = `peak 2000 writes/s of orders under 1 KB: 2000 WCU/s on OpenOrdersByDate
@@ -23,7 +24,7 @@ shard.Count(2000) = ceil(2000 / 800) = ceil(2.5) = 3 shards
 create_order ord123  2024-04-01T09:15:00  -> OPEN#2
   estimate: table 1 WCU + OpenOrdersByDate enter, 1 write, 1 WCU = 2 WCU
   DynamoDB: table 1 WCU + OpenOrdersByDate 1 WCU = 2 WCU
-  ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", date: "2024-04-01T09:15:00", open_status_shard: "OPEN#2", order_date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "OPEN", total_amount: "129.90"}
+  ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", open_status_shard: "OPEN#2", order_date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "OPEN", total_amount: "129.90"}
 create_order ord102  2024-03-28T16:20:00  -> OPEN#2
 create_order ord103  2024-04-02T14:00:00  -> OPEN#0
 create_order ord105  2024-04-03T08:30:00  -> OPEN#1
@@ -47,10 +48,10 @@ list_open_orders("2024-04"): every shard, newest first, merged by order_date
 close_order ord123:
   > GetItem orders {PK: "ORDER#ord123"}, ConsistentRead
     1 request, 1 item read, 1 returned, 1 RCU
-  > UpdateItem orders {PK: "ORDER#ord123"}: REMOVE open_status_shard, order_date SET _type = "Order", customer_id = "c_42", date = "2024-04-01T09:15:00", order_id = "ord123", rep_id = "r_7", status = "CLOSED", total_amount = "129.90"
+  > UpdateItem orders {PK: "ORDER#ord123"}: REMOVE open_status_shard SET status = "CLOSED"
     1 request, 2 WCU
   estimate: table 1 WCU + OpenOrdersByDate leave, 1 write, 1 WCU = 2 WCU
-  ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "CLOSED", total_amount: "129.90"}
+  ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", order_date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "CLOSED", total_amount: "129.90"}
 
 list_open_orders("2024-04"): every shard, newest first, merged by order_date
   OPEN#1  2024-04-08T11:00:00  ord110  c_17  77.25

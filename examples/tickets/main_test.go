@@ -27,7 +27,7 @@ the dashboard: the open tickets, oldest first
 resolve 77de:
   > GetItem SupportTickets {PK: "TICKET#77de"}, ConsistentRead
     1 request, 1 item read, 1 returned, 1 RCU
-  > UpdateItem SupportTickets {PK: "TICKET#77de"}: REMOVE openBucket, openedAt SET _type = "Ticket", opened = "2026-06-23T08:15:00Z", status = "RESOLVED", subject = "export times out", ticketId = "77de"
+  > UpdateItem SupportTickets {PK: "TICKET#77de"}: REMOVE openBucket, openedAt SET status = "RESOLVED"
     1 request, 2 WCU
   77de as stored: {PK: "TICKET#77de", _type: "Ticket", opened: "2026-06-23T08:15:00Z", status: "RESOLVED", subject: "export times out", ticketId: "77de"}
 
@@ -40,7 +40,7 @@ resolve 77de:
 reopen 77de at 12:00:
   > GetItem SupportTickets {PK: "TICKET#77de"}, ConsistentRead
     1 request, 1 item read, 1 returned, 1 RCU
-  > UpdateItem SupportTickets {PK: "TICKET#77de"}: SET _type = "Ticket", openBucket = "OPEN", opened = "2026-06-23T12:00:00Z", openedAt = "2026-06-23T12:00:00Z", status = "OPEN", subject = "export times out", ticketId = "77de"
+  > UpdateItem SupportTickets {PK: "TICKET#77de"}: SET openBucket = "OPEN", opened = "2026-06-23T12:00:00Z", openedAt = "2026-06-23T12:00:00Z", status = "OPEN"
     1 request, 2 WCU
   77de as stored: {PK: "TICKET#77de", _type: "Ticket", openBucket: "OPEN", opened: "2026-06-23T12:00:00Z", openedAt: "2026-06-23T12:00:00Z", status: "OPEN", subject: "export times out", ticketId: "77de"}
 

@@ -154,7 +154,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if _, err := users.Modify(ctx, db, charlie, func(u *User) error { u.Role = "Admin"; return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then the whole item):")
+	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then what changed):")
 	db.Report()
 	fmt.Fprintln(w, "berkshire's admins now:")
 	if err := printAdmins(); err != nil {

@@ -20,10 +20,10 @@ const want = `form 1: berkshire's admins, of its 4 users:
   > Query SaaS index GSI1: (GSI1PK = "ORG#berkshire") AND (GSI1SK = "Admin")
     1 request, 2 items read, 2 returned, 0.5 RCU
 
-promote charlie (Modify: a consistent read, then the whole item):
+promote charlie (Modify: a consistent read, then what changed):
   > GetItem SaaS {PK: "ORG#berkshire", SK: "USER#charlie"}, ConsistentRead
     1 request, 1 item read, 1 returned, 1 RCU
-  > UpdateItem SaaS {PK: "ORG#berkshire", SK: "USER#charlie"}: SET GSI1PK = "ORG#berkshire", GSI1SK = "Admin", Name = "charlie", Org = "berkshire", Role = "Admin", _type = "User"
+  > UpdateItem SaaS {PK: "ORG#berkshire", SK: "USER#charlie"}: SET GSI1PK = "ORG#berkshire", GSI1SK = "Admin", Role = "Admin"
     1 request, 2 WCU
 berkshire's admins now:
   ajit     Admin
