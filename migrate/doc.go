@@ -101,7 +101,7 @@
 // written twice. The backfill is finished when every worker's checkpoint
 // is Done.
 //
-//	b := &migrate.Backfill{Name: "orders-status-first", Table: table,
+//	b := &migrate.Backfill{Name: "orders-status-first", Table: orders.Table(),
 //		Entities: []migrate.Target{migrate.Entity(orders)},
 //		WCU: 3000, Segments: 400, Workers: 100, Worker: index}
 //

@@ -187,6 +187,12 @@ func packageDocSnippets(t *testing.T, root string) []snippet {
 		if path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
 			return filepath.SkipDir
 		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); path != root && err == nil {
+			// A module of its own (integration/tclocal, which requires
+			// testcontainers-go): its doc's snippet is its own test's
+			// TestMain, built by its tests (make tclocal).
+			return filepath.SkipDir
+		}
 		rel, _ := filepath.Rel(root, path)
 		for _, s := range dirDocSnippets(t, root, rel) {
 			first, _, _ := strings.Cut(s.code, "\n")

@@ -14,7 +14,7 @@
 //
 //	func TestOrders(t *testing.T) {
 //		table := integration.TableOf(t, Shop) // in the container
-//		...
+//		_ = table                             // the test's writes and reads
 //	}
 //
 // The image is the harness's: integration.EnvImage (DYNAMODB_LOCAL_IMAGE)

@@ -40,4 +40,6 @@ var (
 	oct1   = time.Date(2019, 10, 1, 0, 0, 0, 0, time.UTC)
 	Shop   *keyfirst.Table
 	Orders *keyfirst.Entity[Order]
+	// byStatusDate is the taste's index, for the fragments that name it.
+	byStatusDate keyfirst.PatternRef
 )
