@@ -178,8 +178,8 @@ func sameShape(defs, allowed []keys.DefID) (string, bool) {
 // query started from a pattern whose sort key holds keys of a definition
 // (every item it reads stores that key): a raw value is not checked
 // against the key's segments, so a misspelt one (begins_with "CANCELED#")
-// would find nothing; a keys condition of that definition says all that a
-// raw one can. A collection and a query by index name take raw conditions
+// would find nothing; a keys condition of that definition says what a raw
+// one can (the ids that begin with "t": HalfOpen("t", "u")). A collection and a query by index name take raw conditions
 // as given, as they take raw partition values: the index may hold, beside
 // the patterns' keys, values that no pattern describes (a sparse rule's
 // constant "Admin" in an overloaded GSI1SK).
