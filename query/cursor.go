@@ -359,6 +359,32 @@ func (p *plan) checkKey(key map[string]types.AttributeValue) error {
 	return nil
 }
 
+// CheckKey checks key as the terminal calls check the resume key of a
+// cursor ([Query.After]), and sends nothing: it must be a key the query
+// can return (see [Cursor]), or it is refused with an [*Error]
+// ([ProblemCursor]) wrapping [ErrCursorPartition]. The query is checked
+// first, as [Query.Fingerprint] checks it. A reader that merges the
+// queries of several partitions (the shard package) checks with it the
+// keys its own cursors hold, as strictly as a query checks its cursor's.
+func (q Query[T]) CheckKey(key map[string]types.AttributeValue, optFns ...func(*Options)) error {
+	p, err := q.plan(optFns)
+	if err != nil {
+		return err
+	}
+	return p.checkKey(key)
+}
+
+// ResumeKey returns the key of the item the query resumes after: the key
+// its cursor ([Query.After]) holds, checked as the terminal calls check
+// it; nil without a cursor. Nothing is sent. The map is the caller's.
+func (q Query[T]) ResumeKey(optFns ...func(*Options)) (map[string]types.AttributeValue, error) {
+	p, err := q.plan(optFns)
+	if err != nil {
+		return nil, err
+	}
+	return p.start, nil
+}
+
 // holds reports whether v meets the comparison, as DynamoDB compares key
 // values (strings and bytes by their bytes, numbers by value). v is of
 // the type of the term's operands, as checkKey has checked.

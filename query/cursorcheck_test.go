@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/keyjson"
 	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
@@ -63,21 +65,13 @@ func newScores(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Sco
 	return table, scores
 }
 
-// forgedAttr and forgedCursor are a query cursor's payload as a caller
-// without the CursorKey can write it: the same JSON as the library's
-// (TestForgedIsGenuine checks it), so that what a test refuses is the
-// content, never the form.
-type forgedAttr struct {
-	N string `json:"n"`
-	T string `json:"t"`
-	S string `json:"s,omitempty"`
-	X []byte `json:"x,omitempty"`
-}
-
+// forgedCursor is a query cursor's payload as a caller without the
+// CursorKey can write it: the library's JSON (TestForgedIsGenuine checks
+// it), so that what a test refuses is the content, never the form.
 type forgedCursor struct {
-	V int          `json:"v"`
-	B string       `json:"b"`
-	K []forgedAttr `json:"k"`
+	V int            `json:"v"`
+	B string         `json:"b"`
+	K []keyjson.Attr `json:"k"`
 }
 
 // forge writes the unsigned cursor of q that resumes after key.
@@ -85,20 +79,12 @@ func forge(t testing.TB, q query.Query[Score], key map[string]types.AttributeVal
 	t.Helper()
 	bind, err := q.Fingerprint()
 	noErr(t, err)
-	p := forgedCursor{V: 1, B: bind, K: []forgedAttr{}}
+	p := forgedCursor{V: 1, B: bind, K: []keyjson.Attr{}}
 	for name, av := range key {
-		a := forgedAttr{N: name}
-		switch v := av.(type) {
-		case *types.AttributeValueMemberS:
-			a.T, a.S = "S", v.Value
-		case *types.AttributeValueMemberN:
-			a.T, a.S = "N", v.Value
-		case *types.AttributeValueMemberB:
-			a.T, a.X = "B", v.Value
-		}
+		a, _ := keyjson.From(name, av)
 		p.K = append(p.K, a)
 	}
-	slices.SortFunc(p.K, func(a, b forgedAttr) int { return cmp.Compare(a.N, b.N) })
+	slices.SortFunc(p.K, func(a, b keyjson.Attr) int { return cmp.Compare(a.N, b.N) })
 	return forgeJSON(t, p)
 }
 
@@ -328,7 +314,7 @@ func TestCursorNotAKeyRefused(t *testing.T) {
 		for name := range good {
 			others := map[string]types.AttributeValue{"S": sv("7"), "N": nv("7"), "B": bv('7')}
 			for typ, v := range others {
-				if string(avType(good[name])) == typ {
+				if fmt.Sprintf("%T", good[name]) == fmt.Sprintf("%T", v) {
 					continue
 				}
 				t.Run(index+"/"+name+" as "+typ, func(t *testing.T) {
@@ -442,13 +428,35 @@ func TestCursorOneForm(t *testing.T) {
 	}
 }
 
-// avType is the type of a scalar attribute value.
-func avType(av types.AttributeValue) types.ScalarAttributeType {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return types.ScalarAttributeTypeS
-	case *types.AttributeValueMemberN:
-		return types.ScalarAttributeTypeN
+// CheckKey checks a key as After checks a cursor's, and ResumeKey returns
+// the key a cursor holds, checked; neither sends a request.
+func TestCheckKeyAndResumeKey(t *testing.T) {
+	_, scores := newScores(t, "scores")
+	q := query.On(scores, scoreByPoints, "ann").SortAttr(query.Attr("Points").Ge(query.N(0)))
+	inside, outside := keyIn("ByPoints", nil), keyIn("ByPoints", map[string]types.AttributeValue{"Points": nv("-1")})
+	var qe *query.Error
+	if err := q.CheckKey(inside); err != nil {
+		t.Errorf("CheckKey inside: %v", err)
 	}
-	return types.ScalarAttributeTypeB
+	if err := q.CheckKey(outside); !errors.Is(err, query.ErrCursorPartition) || !errors.As(err, &qe) || qe.Problem != query.ProblemCursor || qe.Attribute != "Points" {
+		t.Errorf("CheckKey outside: %v", err)
+	}
+	if err := q.Limit(0).CheckKey(inside); !errors.As(err, &qe) || qe.Problem != query.ProblemLimit {
+		t.Errorf("CheckKey of a query that cannot be sent: %v", err)
+	}
+	if key, err := q.ResumeKey(); key != nil || err != nil {
+		t.Errorf("ResumeKey without a cursor: %v, %v", key, err)
+	}
+	key, err := q.After(forge(t, q, inside)).ResumeKey()
+	if err != nil || len(key) != len(inside) {
+		t.Fatalf("ResumeKey: %v, %v", key, err)
+	}
+	for name, v := range inside {
+		if fmt.Sprint(key[name]) != fmt.Sprint(v) {
+			t.Errorf("ResumeKey: %s is %v, want %v", name, key[name], v)
+		}
+	}
+	if _, err := q.After(forge(t, q, outside)).ResumeKey(); !errors.Is(err, query.ErrCursorPartition) {
+		t.Errorf("ResumeKey outside: %v", err)
+	}
 }

@@ -126,6 +126,10 @@
 // carries an HMAC-SHA256 ([ErrCursorTampered]). An unsigned cursor is
 // checked as strictly as the library can check it: only the signature
 // tells one the library made from one written by hand in its form.
+// [Query.CheckKey] checks a key as a cursor's, and [Query.ResumeKey]
+// returns the key a cursor holds, checked, without a request: a reader
+// that merges queries of several partitions (the shard package) checks
+// its own cursors with them.
 //
 // # Scans
 //
