@@ -416,6 +416,7 @@ func TestCursorOneForm(t *testing.T) {
 		{"a repeated field", q, replace(`{"v":1`, `{"v":1,"v":1`)},
 		{"an escaped letter", q, replace(`"ann"`, `"\u0061nn"`)},
 		{"an escaped surrogate, U+FFFD once decoded", q, replace(`"GAME#m"`, `"GAME#m\udc80"`)},
+		{"invalid UTF-8", q, replace(`"GAME#m"`, "\"GAME#m\xff\"")},
 		{"a version of 1.0", q, replace(`"v":1`, `"v":1.0`)},
 		{"keys out of order", q, forgeJSON(t, swapped)},
 		{"a key repeated", q, forgeJSON(t, forgedCursor{V: 1, B: p.B, K: append(slices.Clone(p.K), p.K[len(p.K)-1])})},

@@ -197,6 +197,8 @@ func TestShardCursorEditsRefused(t *testing.T) {
 		{"the place short of an attribute", r, p2.edit(func(p *shardCursor) { p.L = p.L[:1] }).encode(t), query.ErrCursorMalformed},
 		{"the place with an escaped surrogate", r, shard.Cursor(base64.RawURLEncoding.EncodeToString([]byte(
 			strings.Replace(string(mustJSON(t, p2)), `"B4"`, `"B4\udc80"`, 1)))), query.ErrCursorMalformed},
+		{"the place in invalid UTF-8", r, shard.Cursor(base64.RawURLEncoding.EncodeToString([]byte(
+			strings.Replace(string(mustJSON(t, p2)), `"B4"`, "\"B4\xff\"", 1)))), query.ErrCursorMalformed},
 		{"another spelling", r, shard.Cursor(base64.RawURLEncoding.EncodeToString([]byte(
 			strings.Replace(string(mustJSON(t, p2)), `{"v":`, `{ "v":`, 1)))), query.ErrCursorMalformed},
 		// The positions: a query cursor per shard of the index.
