@@ -13,8 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/internal/envelope"
 	"github.com/keyfirst/keyfirst/internal/keyjson"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // Cursor is an opaque token that resumes a query exactly after the last
@@ -24,12 +26,15 @@ import (
 //
 // A cursor is bound to its query: the table, the index, the sort key
 // condition and the direction. Handed to another query it is refused with
-// [ErrCursorMismatch]. Its resume key must be a key of the query's index
-// in the query's partition, or it is refused with [ErrCursorPartition]: a
-// cursor never lets a read leave the partition its query names. With
-// [Options.CursorKey] set, a cursor carries an HMAC-SHA256 and a changed
-// or unsigned one is refused with [ErrCursorTampered]. All of this is
-// checked before any request.
+// [ErrCursorMismatch]. Its resume key must be a key the query can return
+// (a key of the query's index, of values DynamoDB stores, in the query's
+// partition and within its sort key condition), or it is refused with
+// [ErrCursorPartition]: a cursor never lets a read leave what its query
+// names, nor sends DynamoDB a start key it refuses. It must be written
+// exactly as the library writes it (one JSON form, attributes in order),
+// or it is [ErrCursorMalformed]. With [Options.CursorKey] set, a cursor
+// carries an HMAC-SHA256 and a changed or unsigned one is refused with
+// [ErrCursorTampered]. All of this is checked before any request.
 //
 // A cursor is not encrypted: it shows the key of an item to whoever holds
 // it. The empty Cursor means "from the start" when passed to
@@ -156,12 +161,13 @@ func newCursorKey(name string, av types.AttributeValue) (cursorKey, error) {
 	return k, nil
 }
 
-// decodeKey is the inverse of encodeKey.
+// decodeKey is the inverse of encodeKey: the attributes must come in
+// the order encodeKey writes them, each once.
 func decodeKey(keys []cursorKey) (map[string]types.AttributeValue, error) {
 	out := make(map[string]types.AttributeValue, len(keys))
-	for _, k := range keys {
-		if _, dup := out[k.N]; dup || k.N == "" {
-			return nil, fmt.Errorf("%w: attribute %q repeated or unnamed", ErrCursorMalformed, k.N)
+	for i, k := range keys {
+		if k.N == "" || (i > 0 && keys[i-1].N >= k.N) {
+			return nil, fmt.Errorf("%w: attribute %q unnamed, repeated or out of order", ErrCursorMalformed, k.N)
 		}
 		av, ok := k.Value()
 		if !ok {
@@ -277,7 +283,6 @@ func appendJSONString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// sign is the HMAC-SHA256 of a cursor body.
 // open decodes c for the query with the given binding and returns its
 // resume key. It checks the size, then the signature (when secret is set),
 // then the format, then the binding.
@@ -298,37 +303,137 @@ func (c Cursor) open(bind string, secret []byte) (map[string]types.AttributeValu
 	return decodeKey(p.K)
 }
 
-// resume opens c for the plan and checks that its key is a key of the
-// plan's index in the plan's partition.
+// resume opens c for the plan and checks its key (checkKey).
 func (p *plan) resume(c Cursor) (map[string]types.AttributeValue, error) {
-	f := failer{table: p.table, index: p.index}
 	key, err := c.open(p.binding(), p.opts.CursorKey)
 	if err != nil {
-		return nil, f.fail("", ProblemCursor, "", err)
+		return nil, failer{table: p.table, index: p.index}.fail("", ProblemCursor, "", err)
 	}
+	if err := p.checkKey(key); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+// checkKey checks that key is a key the plan's request can return, as a
+// cursor the library made holds: the key attributes of the index (the
+// table's and the index's, each once, nothing else), each of its type and
+// of a value DynamoDB stores in a key (valid UTF-8, a number in its range,
+// not empty, within the key size limits), the plan's partition key
+// values, and sort key values that meet every comparison of the plan's
+// sort key condition. DynamoDB refuses a start key outside the condition
+// ("the provided starting key does not match the range key predicate");
+// one in another partition would leave the query's.
+func (p *plan) checkKey(key map[string]types.AttributeValue) error {
+	f := failer{table: p.table, index: p.index}
 	outside := func(attr, detail string) error {
 		return f.fail(attr, ProblemCursor, detail, ErrCursorPartition)
 	}
 	if len(key) != len(p.keyAttrs) {
-		return nil, outside("", fmt.Sprintf("the resume key has %d attributes, a key of the index has %d %s",
+		return outside("", fmt.Sprintf("the resume key has %d attributes, a key of the index has %d %s",
 			len(key), len(p.keyAttrs), describe(p.keyAttrs)))
 	}
-	for _, a := range p.keyAttrs {
+	for i, a := range p.keyAttrs {
 		v, ok := key[a.Name]
 		switch {
 		case !ok:
-			return nil, outside(a.Name, "the resume key lacks a key attribute of the index")
+			return outside(a.Name, "the resume key lacks a key attribute of the index")
 		case avType(v) != a.Type || avProblem(v) != "" || avEmpty(v):
-			return nil, outside(a.Name, fmt.Sprintf("the resume key holds %s for an attribute of type %s", avString(v), a.Type))
+			return outside(a.Name, fmt.Sprintf("the resume key holds %s for an attribute of type %s", avString(v), a.Type))
+		case avLen(v) > p.shape.keyMax[i]:
+			return outside(a.Name, fmt.Sprintf("the resume key holds %d bytes, a key value of the attribute has at most %d", avLen(v), p.shape.keyMax[i]))
 		}
 	}
 	for i, a := range p.partition {
 		if want := p.partitionValue(i); !avEqual(key[a.Name], want) {
-			return nil, outside(a.Name, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
+			return outside(a.Name, fmt.Sprintf("the resume key is in partition %s, the query's is %s",
 				avString(key[a.Name]), avString(want)))
 		}
 	}
-	return key, nil
+	var scratch [keyfirst.MaxKeyAttributes]term
+	for _, t := range p.tmpl.sortTerms(p.exprValues, scratch[:0]) {
+		if v := key[t.attr]; !t.holds(v) {
+			return outside(t.attr, fmt.Sprintf("the resume key holds %s, outside the sort key condition %s", avString(v), t))
+		}
+	}
+	return nil
+}
+
+// CheckKey checks key as the terminal calls check the resume key of a
+// cursor ([Query.After]), and sends nothing: it must be a key the query
+// can return (see [Cursor]), or it is refused with an [*Error]
+// ([ProblemCursor]) wrapping [ErrCursorPartition]. The query is checked
+// first, as [Query.Fingerprint] checks it. A reader that merges the
+// queries of several partitions (the shard package) checks with it the
+// keys its own cursors hold, as strictly as a query checks its cursor's.
+func (q Query[T]) CheckKey(key map[string]types.AttributeValue, optFns ...func(*Options)) error {
+	p, err := q.plan(optFns)
+	if err != nil {
+		return err
+	}
+	return p.checkKey(key)
+}
+
+// ResumeKey returns the key of the item the query resumes after: the key
+// its cursor ([Query.After]) holds, checked as the terminal calls check
+// it; nil without a cursor. Nothing is sent. The map is the caller's.
+func (q Query[T]) ResumeKey(optFns ...func(*Options)) (map[string]types.AttributeValue, error) {
+	p, err := q.plan(optFns)
+	if err != nil {
+		return nil, err
+	}
+	return p.start, nil
+}
+
+// holds reports whether v meets the comparison, as DynamoDB compares key
+// values (strings and bytes by their bytes, numbers by value). v is of
+// the type of the term's operands, as checkKey has checked.
+func (t term) holds(v types.AttributeValue) bool {
+	c := avequal.Compare(v, t.lo)
+	switch t.op {
+	case keys.OpEq:
+		return c == 0
+	case keys.OpLt:
+		return c < 0
+	case keys.OpLe:
+		return c <= 0
+	case keys.OpGt:
+		return c > 0
+	case keys.OpGe:
+		return c >= 0
+	case keys.OpBetween:
+		return c >= 0 && avequal.Compare(v, t.hi) <= 0
+	case keys.OpBeginsWith:
+		s, ok := v.(*types.AttributeValueMemberS)
+		return ok && strings.HasPrefix(s.Value, t.lo.(*types.AttributeValueMemberS).Value)
+	}
+	return false
+}
+
+// String renders the comparison for messages: Points BETWEEN N:1 AND N:5.
+func (t term) String() string {
+	switch t.op {
+	case keys.OpBetween:
+		return fmt.Sprintf("%s BETWEEN %s AND %s", t.attr, avString(t.lo), avString(t.hi))
+	case keys.OpBeginsWith:
+		return fmt.Sprintf("begins_with(%s, %s)", t.attr, avString(t.lo))
+	}
+	return fmt.Sprintf("%s %s %s", t.attr, t.op, avString(t.lo))
+}
+
+// keyLimits is, for each attribute of attrs (the key of an item in index
+// ks of a table keyed table), the longest value in bytes a key holds in
+// it: DynamoDB's 1,024 for an attribute of a sort key (the table's or the
+// index's), 2,048 for one of a partition key only.
+func keyLimits(table, ks keyfirst.KeySchema, attrs []keyfirst.Attribute) []int {
+	out := make([]int, len(attrs))
+	for i, a := range attrs {
+		out[i] = maxPartitionKeyBytes
+		if slices.Contains(table.SortKey, a) || slices.Contains(ks.SortKey, a) {
+			out[i] = maxSortKeyBytes
+		}
+	}
+	return out
 }
 
 // cursorAt is the cursor that resumes after item, which the plan's

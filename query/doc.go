@@ -141,9 +141,17 @@
 // A [Cursor] resumes exactly after the last item returned, also when a
 // loop over All breaks in the middle of a page ([WithNext]). It holds that
 // item's key, is bound to its query (table, index, sort condition,
-// direction: [ErrCursorMismatch]), is refused when its key lies outside
-// the query's partition ([ErrCursorPartition]), and, with
-// [Options.CursorKey], carries an HMAC-SHA256 ([ErrCursorTampered]).
+// direction: [ErrCursorMismatch]), is refused when its key is not a key
+// the query can return (another partition, outside the sort key condition,
+// not a key of the index: [ErrCursorPartition]) or is not written as the
+// library writes it ([ErrCursorMalformed]), and, with [Options.CursorKey],
+// carries an HMAC-SHA256 ([ErrCursorTampered]). An unsigned cursor is
+// checked as strictly as the library can check it: only the signature
+// tells one the library made from one written by hand in its form.
+// [Query.CheckKey] checks a key as a cursor's, and [Query.ResumeKey]
+// returns the key a cursor holds, checked, without a request: a reader
+// that merges queries of several partitions (the shard package) checks
+// its own cursors with them.
 //
 // # Scans
 //

@@ -33,10 +33,11 @@ var (
 	ErrCursorTampered = envelope.ErrTampered
 	// ErrCursorMalformed: the cursor cannot be decoded.
 	ErrCursorMalformed = envelope.ErrMalformed
-	// ErrCursorPartition: the cursor's resume key lies outside the query's
-	// partition, or is not a key of the query's index (an attribute
-	// missing, extra or of the wrong type).
-	ErrCursorPartition = errors.New("query: cursor resumes outside the query's partition")
+	// ErrCursorPartition: the cursor's resume key lies outside what the
+	// query reads: in another partition, outside the sort key condition,
+	// or not a key of the query's index (an attribute missing, extra, of
+	// the wrong type, or of a value no key holds).
+	ErrCursorPartition = errors.New("query: cursor resumes outside the query's partition or sort key condition")
 )
 
 // Problem says which rule a query breaks.

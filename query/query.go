@@ -213,7 +213,8 @@ func (q Query[T]) Limit(n int) Query[T] {
 // After resumes the query after the item at which c was made ([Page.Next]
 // or [Options.Next]). The empty Cursor starts from the beginning. A cursor
 // of another query, a changed one, or one whose key lies outside the
-// query's partition is refused before any request (see [Cursor]).
+// query's partition or sort key condition is refused before any request
+// (see [Cursor]).
 func (q Query[T]) After(c Cursor) Query[T] {
 	q.after = c
 	return q

@@ -35,8 +35,10 @@ type indexShape struct {
 	table, index         string
 	tableName, indexName *string // the request's TableName and IndexName (nil: the table)
 	ks                   keyfirst.KeySchema
-	// keyAttrs is the key of an item in the index (see keyAttributes).
+	// keyAttrs is the key of an item in the index (see keyAttributes),
+	// keyMax the longest value of each (see keyLimits).
 	keyAttrs []keyfirst.Attribute
+	keyMax   []int
 	// names is the projection (nil: what the index holds); decoding is
 	// what each item's decoding needs to know (see reads.check).
 	names    []string
@@ -177,6 +179,7 @@ func newIndexShape(t *keyfirst.Table, index string, r reads) (*indexShape, error
 		sh.indexName = aws.String(index)
 	}
 	sh.keyAttrs = keyAttributes(t, ks)
+	sh.keyMax = keyLimits(t.PrimaryKey(), ks, sh.keyAttrs)
 	if r.kind == readCollection && !holdingsOf(ks, sh.keyAttrs).all {
 		// Counted before the check: a type registered meanwhile makes the
 		// shape checked again, never trusted unchecked.

@@ -3,6 +3,12 @@ package shard
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/avequal"
 	"github.com/keyfirst/keyfirst/internal/envelope"
@@ -24,9 +30,18 @@ import (
 // and the direction; handed to another read it is refused with
 // [query.ErrCursorMismatch]. With the query package's CursorKey option it
 // carries an HMAC-SHA256 and a changed or unsigned one is refused with
-// [query.ErrCursorTampered]; each shard's position is also checked by the
-// query package (its partition, its binding). All of this is checked
-// before any request.
+// [query.ErrCursorTampered]. Unsigned, it is checked as strictly as the
+// read can check it: it must be written in the library's one form
+// ([query.ErrCursorMalformed]); its place must be a key the shard queries
+// can return (its attributes of the index's types, values DynamoDB
+// stores, within the sort key condition: [query.ErrCursorPartition]);
+// each position must be a cursor of a shard of the index, <Base>#0 to
+// <Base>#<MaxShards-1> ([query.ErrCursorPartition]; a shard the read no
+// longer covers after a change of the shard count keeps its position),
+// checked by the query package as its own cursors are, and lie before the
+// place's sort value ([query.ErrCursorMalformed]). All of this is checked
+// before any request, and a refused cursor is a [*ReadError]
+// ([ReadCursor]).
 type Cursor string
 
 // cursorVersion 2: the place in the merged order and the start of its run
@@ -78,6 +93,62 @@ func (c Cursor) open(bind string, order []string, secret []byte) (cursorPayload,
 		place[i] = av
 	}
 	return p, place, nil
+}
+
+// resume opens the read's cursor ([Reader.After]) for shard queries bound
+// to bind and checks it as strictly as its signature would, before any
+// request: the place (the last item's sort key and table key) must be a
+// key the shard queries can return (query.Query.CheckKey: its types, its
+// values, the sort key condition); each position must be one of a shard
+// of the index (<Base>#<n>, n from 0 to MaxShards-1, in its one spelling:
+// a shard the read no longer covers, after a change of the shard count,
+// keeps its position), a cursor of that shard's query, and, when the
+// index has a sort key, before the place's sort value in the read's
+// direction (a position past it would skip the items between). It
+// returns the positions of the cursor, by partition, and the place.
+func (r Reader[T]) resume(bind string) (map[string]query.Cursor, orderKey, error) {
+	refuse := func(detail string, err error) (map[string]query.Cursor, orderKey, error) {
+		return nil, nil, &ReadError{Index: r.index, Problem: ReadCursor, Detail: detail, Err: err}
+	}
+	p, place, err := r.after.open(bind, r.order, r.secret)
+	if err != nil {
+		return refuse("", err)
+	}
+	key := make(map[string]types.AttributeValue, len(place)+1)
+	for i, name := range r.order {
+		key[name] = place[i]
+	}
+	key[r.pkey] = &types.AttributeValueMemberS{Value: r.parts[0]}
+	if err := r.partQuery(r.parts[0]).CheckKey(key); err != nil {
+		return refuse("the place of the last item returned", err)
+	}
+	base := strings.TrimSuffix(r.parts[0], "0") // <Base>#
+	pos := make(map[string]query.Cursor, len(p.P))
+	for _, part := range slices.Sorted(maps.Keys(p.P)) {
+		c := query.Cursor(p.P[part])
+		n, err := strconv.Atoi(strings.TrimPrefix(part, base))
+		switch {
+		case !strings.HasPrefix(part, base) || err != nil || n < 0 || n >= MaxShards || base+strconv.Itoa(n) != part:
+			return refuse(fmt.Sprintf("a position for %q, which is no shard of the index (%s0 to %s%d)", part, base, base, MaxShards-1), query.ErrCursorPartition)
+		case c == "":
+			return refuse(fmt.Sprintf("an empty position for %q", part), query.ErrCursorMalformed)
+		}
+		at, err := r.partQuery(part).After(c).ResumeKey()
+		if err != nil {
+			return refuse(fmt.Sprintf("the position for %q", part), err)
+		}
+		if r.nSort > 0 {
+			order := compareOrder(newOrderKey(at, r.order[:r.nSort]), place[:r.nSort])
+			if r.desc {
+				order = -order
+			}
+			if order >= 0 {
+				return refuse(fmt.Sprintf("the position for %q is not before the place's sort value: the items between would be skipped", part), query.ErrCursorMalformed)
+			}
+		}
+		pos[part] = c
+	}
+	return pos, place, nil
 }
 
 // placeOf is the JSON form of place, attribute i named order[i].

@@ -138,8 +138,9 @@ func (p ReadProblem) String() string { return errfmt.ProblemText(readProblemText
 
 // ReadError reports a read of a sharded index refused before any request.
 // It wraps [ErrInvalidRead] and the cause: the query package's
-// [*query.Error] for a shard query it refuses, or its ErrCursor sentinel
-// for a cursor.
+// [*query.Error] for a shard query it refuses, or, for a cursor, one of
+// its ErrCursor sentinels (inside a *query.Error when the query package
+// refused the cursor's place or a shard's position; Detail says which).
 type ReadError struct {
 	Index   string
 	Problem ReadProblem
@@ -157,9 +158,9 @@ func (e *ReadError) Unwrap() []error { return errfmt.Causes(ErrInvalidRead, e.Er
 // ShardError reports a read of a sharded index that failed in one shard:
 // the merge stopped, every shard query ended, and no partial merge is
 // returned as complete. Err is the query package's error (a
-// *query.RequestError wrapping the SDK's or the context's, a
-// *query.DecodeError, or a *query.Error for the shard's position in a
-// cursor).
+// *query.RequestError wrapping the SDK's or the context's, or a
+// *query.DecodeError). A cursor's position for a shard is checked before
+// any request, as the rest of the cursor: a [*ReadError] ([ReadCursor]).
 type ShardError struct {
 	Shard     int
 	Partition string

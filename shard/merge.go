@@ -34,10 +34,7 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 	shards := make([]*shardState[T], len(r.parts))
 	var bind string
 	for n, part := range r.parts {
-		q := r.sort(r.on(part))
-		if r.desc {
-			q = q.Desc()
-		}
+		q := r.partQuery(part)
 		f, err := q.Fingerprint()
 		if err != nil {
 			return fail(ReadQuery, "", err)
@@ -47,23 +44,29 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 	}
 	m := &merge[T]{r: r, client: client, shards: shards, bind: bind, onePage: onePage}
 	if r.after != "" {
-		pos, place, err := r.after.open(bind, r.order, r.secret)
+		pos, place, err := r.resume(bind)
 		if err != nil {
-			return fail(ReadCursor, "", err)
+			return nil, err
 		}
 		// A shard the cursor has no position for (none of its items came
 		// before the place, or it was added by a change of the shard
 		// count) is read from its start; the place skips what precedes.
 		for _, s := range shards {
-			c := query.Cursor(pos.P[s.part])
-			if _, err := s.q.After(c).Fingerprint(); err != nil {
-				return nil, &ShardError{Shard: s.n, Partition: s.part, Err: err}
-			}
-			s.from, s.start = c, c
+			s.from, s.start = pos[s.part], pos[s.part]
 		}
 		m.after = place
 	}
 	return m, nil
+}
+
+// partQuery is the query of partition part, with the read's condition
+// and direction.
+func (r Reader[T]) partQuery(part string) query.Query[T] {
+	q := r.sort(r.on(part))
+	if r.desc {
+		q = q.Desc()
+	}
+	return q
 }
 
 // shardState is one shard in a merge.

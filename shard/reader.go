@@ -36,6 +36,7 @@ type Reader[T any] struct {
 	parts   []string
 	order   []string // the merged order: the index's sort key, then the table's key
 	nSort   int      // the number of sort key attributes at the start of order
+	pkey    string   // the index's partition key attribute, which holds parts
 	secret  []byte
 	sort    func(query.Query[T]) query.Query[T]
 	desc    bool
@@ -71,6 +72,7 @@ func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*que
 	}
 	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, cursorKey(optFns)
 	r.on = func(part string) query.Query[T] { return query.On(e, ix.p, part, optFns...) }
+	r.pkey = ix.p.Index().PartitionKey[0].Name
 	for _, a := range ix.p.Index().SortKey {
 		r.order = append(r.order, a.Name)
 	}

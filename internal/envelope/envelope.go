@@ -1,10 +1,11 @@
 // Package envelope seals and opens the opaque cursors of the query and
 // shard packages: a JSON payload in unpadded base64url, followed, when the
 // caller configured a key, by "." and its HMAC-SHA256. Opening checks, in
-// this order, the size, the signature, the encoding (one encoding per
-// payload: strict base64, valid UTF-8) and the format (known fields only,
-// nothing after the value), so that a changed cursor is refused before
-// anything reads it.
+// this order, the size, the signature, the encoding (strict base64, valid
+// UTF-8), the format (known fields only, nothing after the value) and the
+// form: the payload must be exactly what encoding/json writes for the
+// value it decodes to, so that each payload has one encoding and a changed
+// cursor cannot pass for the same one, signed or not.
 package envelope
 
 import (
@@ -60,9 +61,12 @@ func sign(secret, body []byte) []byte {
 }
 
 // Open checks cursor c (at most max bytes, signed when secret is set) and
-// decodes its payload into v, refusing unknown fields and trailing data.
-// Its errors wrap ErrMalformed, ErrTampered or ErrMismatch (a signed
-// cursor for a read without a key).
+// decodes its payload into v, a pointer to the type its payload was
+// marshalled from, refusing unknown fields, trailing data and any other
+// spelling of the same JSON (spaces, escapes, a field name in another
+// case or repeated, another base64 of the same bytes: json.Marshal of v
+// must give the payload back byte for byte). Its errors wrap ErrMalformed,
+// ErrTampered or ErrMismatch (a signed cursor for a read without a key).
 func Open(c string, max int, secret []byte, v any) error {
 	if len(c) > max {
 		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformed, len(c), max)
@@ -82,6 +86,12 @@ func Open(c string, max int, secret []byte, v any) error {
 	}
 	if err := DecodeJSON(raw, v); err != nil {
 		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	// A cursor has one form: the bytes the library wrote. (A checkpoint,
+	// which a caller may store in a JSON store that re-spells it, is
+	// sealed over its content instead, and read with DecodeJSON alone.)
+	if again, err := json.Marshal(v); err != nil || !bytes.Equal(again, raw) {
+		return fmt.Errorf("%w: not in the form the library writes (another spelling of the same JSON)", ErrMalformed)
 	}
 	return nil
 }

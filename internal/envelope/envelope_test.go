@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -39,11 +40,29 @@ func TestSealOpen(t *testing.T) {
 		{"unknown field", Seal(nil, []byte(`{"a":"x","z":1}`), nil), nil, ErrMalformed},
 		{"trailing data", Seal(nil, []byte(`{"a":"x"} {}`), nil), nil, ErrMalformed},
 		{"a closing bracket after the value", Seal(nil, []byte(`{"a":"x"}]`), nil), nil, ErrMalformed},
+		// Another spelling of {"a":"x"}: one form per payload.
+		{"a space", Seal(nil, []byte(`{"a": "x"}`), nil), nil, ErrMalformed},
+		{"a newline at the end", Seal(nil, []byte("{\"a\":\"x\"}\n"), nil), nil, ErrMalformed},
+		{"a field name in capitals", Seal(nil, []byte(`{"A":"x"}`), nil), nil, ErrMalformed},
+		{"a repeated field", Seal(nil, []byte(`{"a":"y","a":"x"}`), nil), nil, ErrMalformed},
+		{"an escaped letter", Seal(nil, []byte(`{"a":"\u0078"}`), nil), nil, ErrMalformed},
+		{"an escaped surrogate", Seal(nil, []byte(`{"a":"\udc80"}`), nil), nil, ErrMalformed},
+		{"signed, another spelling", Seal(nil, []byte(`{"a": "x"}`), key), key, ErrMalformed},
 	}
 	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p payload
+			if err := Open(tt.c, 1024, tt.secret, &p); !errors.Is(err, tt.want) {
+				t.Errorf("%v, want %v", err, tt.want)
+			}
+		})
+	}
+	// What encoding/json writes opens, escapes included.
+	for _, v := range []string{"", "<&>", "\u2028", "\x01", "\ufffd", `"\`} {
+		raw, _ := json.Marshal(payload{A: v})
 		var p payload
-		if err := Open(tt.c, 1024, tt.secret, &p); !errors.Is(err, tt.want) {
-			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		if err := Open(Seal(nil, raw, nil), 1024, nil, &p); err != nil || p.A != v {
+			t.Errorf("%q: %v, %q", v, err, p.A)
 		}
 	}
 	var p payload
