@@ -416,7 +416,7 @@ func TestWorkersRefused(t *testing.T) {
 
 	// A checkpoint of worker 0 of 3, serialised: refused by worker 1, by
 	// a split in 2 and by the unsplit backfill; its JSON says whose it is.
-	cp := checkpointOf(t, `{"format":1,"table":"tickets","name":"tickets-by-queue","definition":"%s","worker":0,"workers":3,"segments":[{"counts":{}},{"counts":{}},{"counts":{}}]}`, table, tickets)
+	cp := checkpointOf(t, `{"table":"tickets","name":"tickets-by-queue","definition":"%s","worker":0,"workers":3,"segments":[{"counts":{}},{"counts":{}},{"counts":{}}]}`, table, tickets)
 	if w, n := cp.Worker(); w != 0 || n != 3 {
 		t.Fatalf("Worker() = %d, %d", w, n)
 	}
@@ -435,8 +435,8 @@ func TestWorkersRefused(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{`"worker":3,"workers":3`, `"worker":1,"workers":0`, `"worker":0,"workers":4`} {
-		data := fmt.Sprintf(`{"format":1,"table":"tickets","name":"n","definition":"d",%s,"segments":[{"counts":{}},{"counts":{}},{"counts":{}}]}`, bad)
-		if _, err := migrate.ParseCheckpoint([]byte(data)); !errors.Is(err, migrate.ErrCheckpoint) {
+		data := migrate.SealedJSON(t, fmt.Sprintf(`{"table":"tickets","name":"n","definition":"d",%s,"segments":[{"counts":{}},{"counts":{}},{"counts":{}}]}`, bad))
+		if _, err := migrate.ParseCheckpoint(data); !errors.Is(err, migrate.ErrCheckpoint) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
@@ -448,7 +448,7 @@ func checkpointOf(t *testing.T, format string, table *keyfirst.Table, tickets *k
 	t.Helper()
 	// The definition is what a run's checkpoint carries: take it from the
 	// error of a checkpoint with a wrong one.
-	wrong, err := migrate.ParseCheckpoint([]byte(fmt.Sprintf(format, "x")))
+	wrong, err := migrate.ParseCheckpoint(migrate.SealedJSON(t, fmt.Sprintf(format, "x")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +459,7 @@ func checkpointOf(t *testing.T, format string, table *keyfirst.Table, tickets *k
 	if !errors.As(err, &ce) || ce.Problem != migrate.CheckpointDefinition {
 		t.Fatalf("%v", err)
 	}
-	cp, err := migrate.ParseCheckpoint([]byte(fmt.Sprintf(format, ce.Want)))
+	cp, err := migrate.ParseCheckpoint(migrate.SealedJSON(t, fmt.Sprintf(format, ce.Want)))
 	if err != nil {
 		t.Fatal(err)
 	}
