@@ -182,17 +182,26 @@ func TestCreateCancelled(t *testing.T) {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
 	table := unnamed(t, client, newShop(t, "").table)
-	slow := &slowLocal{Client: client, building: -1}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The cancel comes once the wait has polled 6 times (its pauses are
+	// then up to seconds long), a moment after the 6th DescribeTable:
+	// during the pause that follows it, or the next request. Triggered by
+	// the requests, not by a timer, so that a slow CreateTable on a loaded
+	// machine cannot make the cancel come before the wait.
 	cancelled := make(chan time.Time, 1)
-	time.AfterFunc(500*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
+	slow := &slowLocal{Client: client, building: -1, onDescribe: func(n int64) {
+		if n == 6 {
+			time.AfterFunc(20*time.Millisecond, func() { cancelled <- time.Now(); cancel() })
+		}
+	}}
 	_, err := table.Create(ctx, slow)
-	late := time.Since(<-cancelled)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
-	if late > 200*time.Millisecond || slow.describes.Load() < 2 {
+	late := time.Since(<-cancelled)
+	// At once: well within the pause it interrupts (up to 5 s).
+	if late > time.Second || slow.describes.Load() < 6 {
 		t.Fatalf("Create returned %v after the cancel, after %d DescribeTable requests", late, slow.describes.Load())
 	}
 }
