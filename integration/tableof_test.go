@@ -73,6 +73,9 @@ func TestTableOfRefusals(t *testing.T) {
 		"nil schema":      {nil, "TableOf of a nil *integration_test.movies"},
 		"binding refused": {&movies{refuse: errors.New("no such name")}, "no such name"},
 	} {
+		if c.schema != nil && testing.Short() {
+			continue // creates a table: needs DynamoDB Local, which -short skips
+		}
 		rec := &fatalRecorder{TB: t}
 		done := make(chan struct{})
 		go func() {
