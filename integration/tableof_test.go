@@ -74,7 +74,7 @@ func TestTableOfRefusals(t *testing.T) {
 		"binding refused": {&movies{refuse: errors.New("no such name")}, "no such name"},
 	} {
 		if c.schema != nil && testing.Short() {
-			continue // creates a table: needs DynamoDB Local, which -short skips
+			continue // the binding is refused after the table is created: needs DynamoDB Local
 		}
 		rec := &fatalRecorder{TB: t}
 		done := make(chan struct{})
