@@ -139,10 +139,11 @@ func TestShardCursorEditsRefused(t *testing.T) {
 	d2, d3 := decodeCursor(t, cannedRun(t, rd, "S#3", desc, 2)), decodeCursor(t, cannedRun(t, rd, "S#3", desc, 3))
 	// A read of 12 shards of the same index (a shard count since
 	// reduced to 10) leaves a position on S#11.
+	spread12 := spreadSpec(12, 0) // one declaration, bound and read (TestReadOtherDeclaration)
 	items12 := keyfirst.Must(keyfirst.NewEntity(keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: mergeTable.Name(), Key: orderByID,
 		GSIs: []keyfirst.Index{spreadIx.Index()}})), keyfirst.EntitySpec[Item]{Type: "ITEM",
-		Keys: []keyfirst.Binding{itemByID.Fields("ID"), spreadSpec(12, 0).Binding()}}))
-	r12 := shard.Query(items12, spreadSpec(12, 0)).SortAttr(ge)
+		Keys: []keyfirst.Binding{itemByID.Fields("ID"), spread12.Binding()}}))
+	r12 := shard.Query(items12, spread12).SortAttr(ge)
 	on11 := []Item{{ID: "i-1", Bucket: "B3", Shard: 11}, {ID: "i-2", Bucket: "B4", Shard: 11}, {ID: "i-3", Bucket: "B5", Shard: 11}}
 	page, err := r12.Limit(2).Page(context.Background(), cannedShard{part: "S#11", item: items12, vs: on11})
 	if err != nil || decodeCursor(t, page.Next).P["S#11"] == "" {

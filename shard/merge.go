@@ -89,7 +89,10 @@ type shardState[T any] struct {
 	// run of the last item yielded (without a sort key: the last item
 	// returned), the shard's position in the cursor.
 	last, run spot[T]
-	cost      ShardCost
+	// prevRun is run as it was before the run being yielded was taken:
+	// the position while no item of that run has been returned.
+	prevRun spot[T]
+	cost    ShardCost
 }
 
 // buffered is the number of items fetched that the merge has not taken.
@@ -181,6 +184,11 @@ type merge[T any] struct {
 	last    orderKey     // the place of the last item yielded
 	pending []runItem[T] // the run being yielded, from index ri
 	ri      int
+	// runReturned reports that an item of the pending run was returned:
+	// until then a shard's position is the one before the previous run
+	// (a loop that panics on a run's first item leaves the place at the
+	// previous run's last item, which that position does not pass).
+	runReturned bool
 	// returned counts the items yielded; done is set when no shard
 	// holds more.
 	returned int
@@ -227,6 +235,7 @@ func (m *merge[T]) run(ctx context.Context, yield func(T) bool) error {
 			more := yield(it.v)
 			m.last = it.place
 			m.returned++
+			m.runReturned = true
 			if m.r.nSort == 0 {
 				it.s.run = it.s.last // see takeHead
 			}
@@ -359,9 +368,9 @@ func (m *merge[T]) compare(a, b orderKey) int {
 // the call resumes after and without repeats (an item read on two shards
 // while it moved between them).
 func (m *merge[T]) take(v orderKey) {
-	m.pending, m.ri = m.pending[:0], 0
+	m.pending, m.ri, m.runReturned = m.pending[:0], 0, false
 	for _, s := range m.shards {
-		s.run = s.last
+		s.prevRun, s.run = s.run, s.last
 		for h := s.headPlace(m.r.order); m.sameSort(h, v); h = s.headPlace(m.r.order) {
 			m.pending = append(m.pending, s.pop(h))
 		}
@@ -486,9 +495,13 @@ func (m *merge[T]) next() (Cursor, error) {
 	pos := cursorPayload{L: place, P: make(map[string]string, len(m.shards))}
 	for _, s := range m.shards {
 		c := s.start
-		if s.run.ok {
+		sp := s.run
+		if m.r.nSort > 0 && !m.runReturned {
+			sp = s.prevRun
+		}
+		if sp.ok {
 			var err error
-			if c, err = s.run.page.CursorAfter(s.run.idx); err != nil {
+			if c, err = sp.page.CursorAfter(sp.idx); err != nil {
 				return m.r.after, &ShardError{Shard: s.n, Partition: s.part, Err: err}
 			}
 		}
