@@ -46,7 +46,9 @@ type declaration struct{ _ byte }
 // typed segment of the partition key then of the sort key, in order
 // ("CustomerID" for a partition key Str("CustomerId"), then "Status",
 // "Date" for a sort key Composite("OrderStatusDate", statusDate) over a
-// keys.Key2[Status, time.Time]). Each field has the segment's type (or a
+// keys.Key2[Status, time.Time]); a [Const] side has none (adminsOf.Fields("Org")
+// for a partition key Composite("GSI1PK", orgKey) and a sort key
+// Const("GSI1SK", "Admin")). Each field has the segment's type (or a
 // type of the same basic kind: a named string type for a string segment)
 // and is not behind an embedded pointer. A field may serve several
 // segments and patterns.
@@ -134,7 +136,8 @@ func FuncPartition[T, P, S any](p Pattern[P, S], f func(T) (pk P, ok bool, err e
 
 // If keeps the items for which when reports false out of the index of b: a
 // sparse index whose membership is decided on every write (an item that
-// stops qualifying has the index's attributes REMOVEd). T is the entity's
+// stops qualifying has the index's attributes REMOVEd, a [Const] side's
+// among them). T is the entity's
 // type. The table's primary key cannot be conditional, and neither can an
 // index whose key attributes are all the table's or fields of T.
 func If[T any](b Binding, when func(T) bool) Binding {
@@ -172,6 +175,7 @@ type sameValue struct {
 	typ     types.ScalarAttributeType
 	pos, of int    // the attribute's position in its side, and the side's width
 	fields  string // the fields bound to the side
+	konst   string // the value of a [Const] side
 }
 
 // compile checks b against the table and T and returns what writes need.
@@ -277,8 +281,8 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.Att
 			for _, seg := range pv.segs {
 				from = append(from, names[seg])
 			}
-			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ",")}
-			if f, ok := c.Field(a.Name); ok && pv.def.IsZero() && f.GoName == from[0] && (p.index != "" || fieldAttrKind(f.Kind) == a.Type) {
+			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ","), konst: s.konst}
+			if f, ok := c.Field(a.Name); ok && !s.constant && pv.def.IsZero() && f.GoName == from[0] && (p.index != "" || fieldAttrKind(f.Kind) == a.Type) {
 				// The field itself: of an index, an ordinary field; of the
 				// table, the key, stored once (and encoded as the key is).
 				k.field[at+ai] = true

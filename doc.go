@@ -129,15 +129,20 @@
 // hold: a key encoded by hand, "CUSTOMER#c_42", is an error, not a query
 // that finds nothing), [Str], [Num] and [Bin] (any value as it is),
 // [Tuple2] .. [Tuple4] (a native key of such sides, each an attribute of
-// its own type) and [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
+// its own type), [Const] (one literal value every item of the pattern
+// stores: an overloaded index's GSI1SK = "Admin", seed 001's
+// openBucket = "OPEN") and [NoSort]. The table takes its key from a pattern ([TableSpec.Key]) and
 // its indexes from theirs ([Pattern.Index]); an entity binds the patterns
 // it is written under to fields of T ([Pattern.Fields]), to a function
 // ([Func], or [FuncE] when it can fail), its partition key to a function
 // and its sort key to fields ([FuncPartition]: a computed partition such
 // as a shard, the item's own sort value) or, for a sparse index, to any
-// of these under a condition ([If]); the
+// of these under a condition ([If]: a constant side is SET while the item
+// qualifies and REMOVEd when it leaves); the
 // query package reads a pattern with typed values (query.On), encoded by
-// the same code that wrote them, and refuses a sort condition built from
+// the same code that wrote them, compares a constant sort side itself
+// (the admins of an organization are query.On(users, adminsOf,
+// "berkshire")), and refuses a sort condition built from
 // another key definition. Index names and attributes are checked once,
 // when the entity binds the pattern; after that, code refers to patterns,
 // not strings. A field is read at its offset in T, with no closure and no

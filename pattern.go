@@ -84,13 +84,15 @@ func newPattern[P, S any](index string, pk Side[P], sk Side[S]) Pattern[P, S] {
 	p := Pattern[P, S]{p: &pattern{index: index, pk: pk.s, sk: sk.s}, pk: pk, sk: sk}
 	switch {
 	case pk.s == nil || sk.s == nil:
-		p.p.err = p.fail(PatternSide, "a zero Side: build sides with Composite, Native, Str, Num, Bin or NoSort", nil)
+		p.p.err = p.fail(PatternSide, "a zero Side: build sides with Composite, Native, Str, Num, Bin, Const or NoSort", nil)
 	case len(pk.s.attrs) == 0:
 		p.p.err = p.fail(PatternSide, "NoSort as the partition key: every key has a partition key", nil)
 	case pk.s.err != nil:
 		p.p.err = p.fail(PatternSide, "partition key "+pk.s.desc, pk.s.err)
 	case sk.s.err != nil:
 		p.p.err = p.fail(PatternSide, "sort key "+sk.s.desc, sk.s.err)
+	case sk.s.constant && len(sk.s.konst) > keys.MaxSortKeyBytes:
+		p.p.err = p.fail(PatternSide, "sort key "+sk.s.desc, fmt.Errorf("a constant of %d bytes: a sort key value has at most %d", len(sk.s.konst), keys.MaxSortKeyBytes))
 	}
 	p.p.fromFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.fromFields, sk.fromFields}
 	p.p.fromField1 = [2]func(unsafe.Pointer, []uintptr) (types.AttributeValue, error){pk.fromFields1(), sk.fromFields1()}
@@ -143,6 +145,16 @@ func (p Pattern[P, S]) SortDefinition() keys.DefID {
 		return keys.DefID{}
 	}
 	return p.p.sk.def
+}
+
+// SortConstant returns the value of the pattern's sort key when it is a
+// [Const] side, and whether it is one: the value every item of the
+// pattern stores there, which a query of the pattern compares itself.
+func (p Pattern[P, S]) SortConstant() (string, bool) {
+	if p.p == nil || p.p.err != nil || !p.p.sk.constant {
+		return "", false
+	}
+	return p.p.sk.konst, true
 }
 
 // PartitionValues returns the attribute values of partition key v, one per

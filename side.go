@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -17,8 +18,8 @@ import (
 // them. Build it with [Composite] (a keys definition concatenated in one
 // string attribute), [Native] (a keys definition's segments in one
 // attribute each, a native multi-attribute key), [ID], [Str], [Num] or
-// [Bin] (a value stored as it is) or [NoSort] (no sort key), and give it
-// to [OnTable] or [OnIndex].
+// [Bin] (a value stored as it is), [Const] (one literal value) or
+// [NoSort] (no sort key), and give it to [OnTable] or [OnIndex].
 //
 // A Side is an immutable value. One that could not be built keeps its
 // error, which every use returns as a [*PatternError].
@@ -48,8 +49,12 @@ type side struct {
 	per []attrValue
 	// tuple: V is a keys tuple (keys.T2 ...) whose fields are segs.
 	tuple bool
-	desc  string
-	err   error
+	// konst is the value of a [Const] side (constant true): the one
+	// value every item stores.
+	konst    string
+	constant bool
+	desc     string
+	err      error
 }
 
 // attrValue is how one attribute of a side is computed: from which
@@ -176,6 +181,35 @@ func ID(attr string, opts ...func(*keys.IDOptions)) Side[string] {
 		}
 		return &types.AttributeValueMemberS{Value: v}, nil
 	})
+}
+
+// Const stores the string value in the string attribute attr of every
+// item bound to the pattern: a constant side, for an overloaded index
+// whose sort key says what an item is (GSI1SK = "Admin") or a sparse
+// index whose partition key is one bucket (openBucket = "OPEN"). It has
+// no value of its own to bind ([None]): [Pattern.Fields] names the fields
+// of the other side only, and [If] decides membership (the constant is
+// SET while an item qualifies, REMOVEd when it stops). A query of the
+// pattern (query.On) reads the constant itself: a constant sort side
+// adds sort = value to the key condition, and a constant partition side
+// is queried with None{}.
+//
+// value is checked here, as DynamoDB checks a key value: not empty,
+// valid UTF-8, at most [keys.MaxKeyBytes] bytes (and, as the sort side
+// of a pattern, [keys.MaxSortKeyBytes]). A bad one is kept as the side's
+// error, which the pattern returns ([PatternSide]).
+func Const(attr, value string) Side[None] {
+	s := &side{attrs: []Attribute{StringAttr(attr)}, per: []attrValue{{of: 1}}, konst: value, constant: true}
+	s.desc = fmt.Sprintf("%s = %q", attr, value)
+	switch {
+	case value == "":
+		s.err = errors.New("an empty constant: DynamoDB refuses empty key values")
+	case !utf8.ValidString(value):
+		s.err = errors.New("a constant that is not valid UTF-8: DynamoDB refuses it as a key value")
+	case len(value) > keys.MaxKeyBytes:
+		s.err = fmt.Errorf("a constant of %d bytes: a key value has at most %d", len(value), keys.MaxKeyBytes)
+	}
+	return single(s, func(None) (types.AttributeValue, error) { return &types.AttributeValueMemberS{Value: value}, nil })
 }
 
 // Bin stores bytes as they are in the binary attribute attr.

@@ -143,6 +143,9 @@ func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 		return nil, err
 	}
 	p.partition = ks.PartitionKey
+	if terms, err = q.constTerm(f, ks, terms); err != nil {
+		return nil, err
+	}
 	if terms, err = q.sort.terms(f, ks, terms); err != nil {
 		return nil, err
 	}

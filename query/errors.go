@@ -47,7 +47,7 @@ type Problem uint8
 const (
 	ProblemIndex            Problem = iota + 1 // the index is unknown (Err is a *keyfirst.SchemaError)
 	ProblemPartition                           // the partition key values are missing, too few or many, mistyped, empty or failed to encode
-	ProblemSortKey                             // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built)
+	ProblemSortKey                             // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built, a condition on a constant sort key)
 	ProblemNotLeading                          // a condition on an attribute of a multi-attribute sort key that is not its first
 	ProblemPrefix                              // a prefix that is not a prefix of the key's segments (longer than the key, or empty)
 	ProblemConsistentRead                      // a consistent read on a global secondary index

@@ -26,6 +26,10 @@ type from struct {
 	// pattern bound on the index).
 	collection bool
 	sortDef    keys.DefID
+	// sortConst is the value of the pattern's constant sort key
+	// ([keyfirst.Const]), which the query compares itself; nil for any
+	// other sort key.
+	sortConst types.AttributeValue
 }
 
 // On starts a query of entity e through access pattern p, in the item
@@ -41,6 +45,17 @@ type from struct {
 //
 // The index and partition are the pattern's: [Query.Index] and
 // [Query.Partition] on the result are refused ([ProblemPattern]).
+//
+// A pattern whose sort key is a [keyfirst.Const] reads the items that
+// store the constant: the query adds sort = constant to its key
+// condition, and refuses a sort key condition of its own
+// ([ProblemSortKey]). The admins of an organization, in an index GSI1
+// that also holds the organizations:
+//
+//	adminsOf := keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
+//	query.On(users, adminsOf, "berkshire") // GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin"
+//
+// A constant partition key is queried with keyfirst.None{}.
 func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[T] {
 	q := Of(e, optFns...)
 	f := from{set: true, pattern: p.ID(), sortDef: p.SortDefinition()}
@@ -87,6 +102,9 @@ func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], parti
 		f.err = err
 	}
 	q.index = p.IndexName()
+	if c, ok := p.SortConstant(); ok {
+		f.sortConst = &types.AttributeValueMemberS{Value: c}
+	}
 	if f.err == nil {
 		var buf [keyfirst.MaxKeyAttributes]types.AttributeValue
 		avs, err := p.AppendPartition(buf[:0], partition)
@@ -118,6 +136,22 @@ func (s *spec) checkFrom(f failer) error {
 		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
 	}
 	return nil
+}
+
+// constTerm appends the comparison of a pattern's constant sort key to
+// the key condition's terms; a sort key condition given beside it is
+// refused: the constant is the only value the pattern's items store there.
+func (s *spec) constTerm(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+	c := s.from.sortConst
+	if c == nil {
+		return out, nil
+	}
+	attr := ks.SortKey[0].Name
+	if s.sort.kind != sortNone {
+		return nil, f.fail(attr, ProblemSortKey, fmt.Sprintf("a sort key condition on a query of pattern %s, whose sort key is the constant %s = %q: "+
+			"the query compares it itself; drop the condition", s.from.pattern, attr, c.(*types.AttributeValueMemberS).Value), nil)
+	}
+	return append(out, term{attr: attr, op: keys.OpEq, lo: c}), nil
 }
 
 // checkDefs refuses a sort key condition built from a key definition that

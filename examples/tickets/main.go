@@ -48,14 +48,14 @@ var (
 	openedAt   = keys.Must(keys.NewKey1(keys.Time(keys.Second, keys.WithZ)))
 	ticketByID = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.NoSort())
 	// The dashboard's index: openBucket = "OPEN", sorted by openedAt.
-	openTickets = keyfirst.OnIndex("open-tickets-index", keyfirst.Str("openBucket"), keyfirst.Composite("openedAt", openedAt))
+	openTickets = keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
 
 	SupportTickets = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SupportTickets", Key: ticketByID,
 		GSIs: []keyfirst.Index{openTickets.Index()}}))
 	Tickets = keyfirst.Must(keyfirst.NewEntity(SupportTickets, keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
 		ticketByID.Fields("ID"),
-		// Only open tickets are in the index: ok = false writes neither attribute.
-		keyfirst.Func(openTickets, func(t Ticket) (string, time.Time, bool) { return "OPEN", t.OpenedAt, t.IsOpen() }),
+		// Only open tickets are in the index: one that is not has neither attribute.
+		keyfirst.If(openTickets.Fields("OpenedAt"), Ticket.IsOpen),
 	}}))
 )
 
@@ -82,7 +82,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 	dashboard := func(step string) error {
 		fmt.Fprintf(w, "\n%s: the open tickets, oldest first\n", step)
-		open, err := query.On(tickets, openTickets, "OPEN").Collect(ctx, db)
+		open, err := query.On(tickets, openTickets, keyfirst.None{}).Collect(ctx, db)
 		if err != nil {
 			return err
 		}

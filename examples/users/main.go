@@ -26,7 +26,6 @@ import (
 	"github.com/keyfirst/keyfirst/examples/internal/demo"
 	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
-	"github.com/keyfirst/keyfirst/sparse"
 )
 
 // Form 1's entity types.
@@ -57,11 +56,10 @@ var (
 	Orgs = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[Organization]{
 		Type: "Organization", Keys: []keyfirst.Binding{orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}}))
 	// Form 1: only admins are in GSI1, under GSI1PK = ORG#<org>, GSI1SK = "Admin".
-	admins = sparse.In("GSI1", User.IsAdmin).
-		Key("GSI1PK", sparse.String(func(u User) (string, error) { return orgKey.Encode(u.Org) })).
-		Fixed("GSI1SK", "Admin")
-	Users = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.Must(sparse.Apply(SaaS, keyfirst.EntitySpec[User]{
-		Type: "User", Keys: []keyfirst.Binding{userByName.Fields("Org", "Name")}}, admins))))
+	adminsOf = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
+
+	Users = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[User]{Type: "User", Keys: []keyfirst.Binding{
+		userByName.Fields("Org", "Name"), keyfirst.If(adminsOf.Fields("Org"), User.IsAdmin)}}))
 )
 
 // Form 2's entity types.
@@ -126,11 +124,10 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}); err != nil {
 		return err
 	}
-	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the index by name, as the rule names it.
-	adminsOf := query.Of(users).Index("GSI1").Partition(query.Encoded(orgKey.Encode("berkshire"))).
-		SortAttr(query.Attr("GSI1SK").Eq(query.S("Admin")))
+	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the pattern adds its constant.
+	berkshireAdmins := query.On(users, adminsOf, "berkshire")
 	printAdmins := func() error {
-		found, err := adminsOf.Collect(ctx, db)
+		found, err := berkshireAdmins.Collect(ctx, db)
 		if err != nil {
 			return err
 		}
