@@ -27,7 +27,7 @@ import (
 // [ErrCursorMismatch]. Its resume key must be a key of the query's index
 // in the query's partition, or it is refused with [ErrCursorPartition]: a
 // cursor never lets a read leave the partition its query names. With
-// [Options.CursorKey] set, a cursor carries an HMAC-SHA256 and a changed
+// [keyfirst.WithCursorKey] set, a cursor carries an HMAC-SHA256 and a changed
 // or unsigned one is refused with [ErrCursorTampered]. All of this is
 // checked before any request.
 //

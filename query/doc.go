@@ -139,11 +139,11 @@
 // # Cursors
 //
 // A [Cursor] resumes exactly after the last item returned, also when a
-// loop over All breaks in the middle of a page ([WithNext]). It holds that
+// loop over All breaks in the middle of a page ([keyfirst.WithNext]). It holds that
 // item's key, is bound to its query (table, index, sort condition,
 // direction: [ErrCursorMismatch]), is refused when its key lies outside
 // the query's partition ([ErrCursorPartition]), and, with
-// [Options.CursorKey], carries an HMAC-SHA256 ([ErrCursorTampered]).
+// [keyfirst.WithCursorKey], carries an HMAC-SHA256 ([ErrCursorTampered]).
 //
 // # Scans
 //
@@ -156,7 +156,7 @@
 // # Cost
 //
 // Every request asks for the consumed capacity (INDEXES): each [Page]
-// reports its own in [Page.Capacity], and [TotalCapacity] adds up every
+// reports its own in [Page.Capacity], and [keyfirst.WithCapacity] adds up every
 // request of a call, for [Query.All], [Query.Collect] and [Scan.All].
 //
 // # Errors

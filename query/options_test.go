@@ -18,7 +18,7 @@ func TestOptions(t *testing.T) {
 	key := []byte("0123456789abcdef")
 	var queryTotal, callTotal keyfirst.Capacity
 	it := orderItems(t, s, Order{CustomerID: "c1", ID: "o1", Status: Pending, Date: micro("2019-07-01T00:00:00")})[0]
-	q := query.Of(s.orders, query.WithCursorKey(key), query.TotalCapacity(&queryTotal)).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.Of(s.orders, keyfirst.WithCursorKey(key), keyfirst.WithCapacity(&queryTotal)).Partition(query.Encoded(customerPK.Encode("c1")))
 	key[0] = 'X' // the query keeps its own copy
 
 	page, err := q.Limit(1).Page(context.Background(), &canned{items: []map[string]types.AttributeValue{it}, last: keyOf(it)})
@@ -27,15 +27,15 @@ func TestOptions(t *testing.T) {
 		t.Fatalf("capacity %+v / %+v", queryTotal, page.Capacity)
 	}
 	// The call's option replaces the constructor's capacity target.
-	_, err = q.After(page.Next).Page(context.Background(), &canned{}, query.TotalCapacity(&callTotal))
+	_, err = q.After(page.Next).Page(context.Background(), &canned{}, keyfirst.WithCapacity(&callTotal))
 	noErr(t, err)
 	if queryTotal.Requests != 1 || callTotal.Requests != 1 || callTotal.Total != 0.5 {
 		t.Fatalf("capacity %+v / %+v", queryTotal, callTotal)
 	}
 	// The cursor was signed with the original key.
-	_, err = q.After(page.Next).Page(context.Background(), &canned{}, query.WithCursorKey([]byte("0123456789abcdef")))
+	_, err = q.After(page.Next).Page(context.Background(), &canned{}, keyfirst.WithCursorKey([]byte("0123456789abcdef")))
 	noErr(t, err)
-	_, err = q.After(page.Next).Page(context.Background(), noCalls{T: t}, query.WithCursorKey(key))
+	_, err = q.After(page.Next).Page(context.Background(), noCalls{T: t}, keyfirst.WithCursorKey(key))
 	if !errors.Is(err, query.ErrCursorTampered) {
 		t.Fatalf("got %v", err)
 	}

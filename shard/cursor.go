@@ -22,7 +22,7 @@ import (
 //
 // It is bound to the read: the table, the index, the sort key condition
 // and the direction; handed to another read it is refused with
-// [query.ErrCursorMismatch]. With the query package's CursorKey option it
+// [query.ErrCursorMismatch]. With [keyfirst.WithCursorKey] it
 // carries an HMAC-SHA256 and a changed or unsigned one is refused with
 // [query.ErrCursorTampered]; each shard's position is also checked by the
 // query package (its partition, its binding). All of this is checked

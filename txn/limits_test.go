@@ -34,7 +34,7 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 	writes := []struct {
 		name    string
 		actions []txn.Action
-		opts    []func(*txn.Options)
+		opts    []func(*keyfirst.Options)
 		want    error
 	}{
 		{"empty", nil, nil, txn.ErrEmpty},
@@ -46,9 +46,9 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, txn.Name("id").AttributeExists())}, nil, keyfirst.ErrInvalidItem},
 		{"check without condition", []txn.Action{txn.Check(orders, orderKey, expression.ConditionBuilder{})}, nil, keyfirst.ErrInvalidOption},
 		{"nil action", []txn.Action{nil}, nil, nil},
-		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
-		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},
-		{"two tokens", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("a"), txn.ContentToken()}, keyfirst.ErrInvalidOption},
+		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
+		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},
+		{"two tokens", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token("a"), txn.ContentToken()}, keyfirst.ErrInvalidOption},
 	}
 	for _, c := range writes {
 		t.Run("Write/"+c.name, func(t *testing.T) {
