@@ -106,11 +106,18 @@ func statusFirstWhileWriting(t *testing.T, client *dynamodb.Client, name string,
 	}
 	b := &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
 		WCU: 400, Segments: 4, PageSize: 25}
-	report, err := b.Run(ctx, client)
+	var consumed keyfirst.Capacity
+	report, err := b.Run(ctx, client, keyfirst.WithCapacity(&consumed))
 	close(done)
 	wg.Wait()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// WithCapacity adds up the Scan's and the writes' capacity, as the
+	// report does (which also charges a write refused by its condition,
+	// which DynamoDB reports nothing for).
+	if consumed.Requests == 0 || math.Abs(consumed.Read-report.ConsumedRCU) > 1e-6 || consumed.Write == 0 || consumed.Write > report.ConsumedWCU+1e-6 {
+		t.Errorf("WithCapacity %+v; the report's RCU %v, WCU %v", consumed, report.ConsumedRCU, report.ConsumedWCU)
 	}
 	t.Logf("backfill: %+v in %v; %.0f WCU consumed (%.1f WCU/s), estimated %.0f; %d concurrent writes",
 		report.Counts, report.Elapsed.Round(time.Millisecond), report.ConsumedWCU, report.WCUPerSecond(), report.EstimatedWCU, writes.Load())

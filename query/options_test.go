@@ -9,6 +9,8 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
+	"github.com/keyfirst/keyfirst/shard"
+	"github.com/keyfirst/keyfirst/txn"
 )
 
 // Options of the constructor apply to every call, a call's options after
@@ -42,4 +44,48 @@ func TestOptions(t *testing.T) {
 	// A nil option is skipped.
 	_, err = q.Page(context.Background(), &canned{}, nil)
 	noErr(t, err)
+}
+
+// A query takes WithCapacity, WithCursorKey and WithNext of a
+// *query.Cursor, given to the constructor or to the call; an option it
+// does not take (one of the item operations', another package's) is an
+// *Error (ProblemOption) wrapping a *keyfirst.OptionError, before any
+// request. A Scan has no cursor: WithNext and WithCursorKey are refused.
+func TestOptionsThatDoNotApply(t *testing.T) {
+	s := newShop(t, "shop")
+	ctx := context.Background()
+	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	refused := map[string]func() error{
+		"ConsistentRead on Page": func() error {
+			_, err := q.Page(ctx, noCalls{T: t}, keyfirst.ConsistentRead())
+			return err
+		},
+		"CreateOnly on Of": func() error {
+			_, err := query.Of(s.orders, keyfirst.CreateOnly()).Partition(query.Encoded(customerPK.Encode("c1"))).Collect(ctx, noCalls{T: t})
+			return err
+		},
+		"MaxAttempts on All": func() error {
+			for _, err := range q.All(ctx, noCalls{T: t}, keyfirst.WithMaxAttempts(3)) {
+				return err
+			}
+			return nil
+		},
+		"a shard read's cursor on Page": func() error {
+			_, err := q.Page(ctx, noCalls{T: t}, keyfirst.WithNext(new(shard.Cursor)))
+			return err
+		},
+		"a transaction's token on Fingerprint": func() error { _, err := q.Fingerprint(txn.Token("t")); return err },
+		"CursorKey on a Scan": func() error {
+			_, err := query.ScanIndex(s.orders, "CustomerIndex").Collect(ctx, noCalls{T: t}, keyfirst.WithCursorKey([]byte("0123456789abcdef")))
+			return err
+		},
+	}
+	for name, call := range refused {
+		err := call()
+		var qe *query.Error
+		var oe *keyfirst.OptionError
+		if !errors.As(err, &qe) || qe.Problem != query.ProblemOption || !errors.As(err, &oe) || !errors.Is(err, keyfirst.ErrInvalidOption) {
+			t.Errorf("%s: %v, want an *Error %s wrapping a *keyfirst.OptionError", name, err, query.ProblemOption)
+		}
+	}
 }
