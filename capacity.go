@@ -26,6 +26,22 @@ func (c *Capacity) AddRead(cc ...types.ConsumedCapacity) { c.add(false, cc) }
 // AddWrite adds the capacity reported by write requests.
 func (c *Capacity) AddWrite(cc ...types.ConsumedCapacity) { c.add(true, cc) }
 
+// Add adds the figures of o to c: the total of calls that each had a
+// Capacity of their own (shards, segments).
+func (c *Capacity) Add(o Capacity) {
+	c.Total += o.Total
+	c.Read += o.Read
+	c.Write += o.Write
+	c.Table += o.Table
+	c.Requests += o.Requests
+	for name, u := range o.Indexes {
+		if c.Indexes == nil {
+			c.Indexes = map[string]float64{}
+		}
+		c.Indexes[name] += u
+	}
+}
+
 func (c *Capacity) addOne(write bool, cc *types.ConsumedCapacity) {
 	if cc != nil {
 		c.add(write, []types.ConsumedCapacity{*cc})

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,18 +16,35 @@ import (
 var optionPackages = []string{".", "query", "sparse", "shard", "txn", "migrate"}
 
 // An option function (an exported func returning a func of one pointer, or
-// a named option type) has one name in all of keyfirst's packages. Two
-// packages with a WithCapacity each, of two option types, made
+// a named option type) has one name in all of keyfirst's packages, and
+// every package's option functions set the one keyfirst.Options (the
+// root's Options; txn.If, an option of one action, aside), so that
+// a concept has one option wherever it applies. Two packages with a
+// WithCapacity each, of two option types, made
 // txn.Write(..., keyfirst.WithCapacity(&c)) fail to compile with a message
-// about func types instead of the option the caller meant; so did
-// query.WithNext passed to a shard read and keyfirst.CreateOnly passed to a
-// transaction's action.
+// about func types instead of the option the caller meant; the cure was
+// four names for the consumed capacity (keyfirst.WithCapacity,
+// query.TotalCapacity, txn.Consumed, shard.WithCost), two for the attempts
+// (keyfirst.WithMaxAttempts, txn.MaxAttempts), two for the cursor handed
+// out (query.WithNext, shard.NextCursor).
 func TestOptionNamesAreUnique(t *testing.T) {
 	t.Parallel()
 	seen := map[string][]string{}
 	for _, dir := range optionPackages {
-		for name := range optionFuncs(t, dir) {
+		want := "*keyfirst.Options"
+		if dir == "." {
+			want = "*Options"
+		}
+		for name, target := range optionFuncs(t, dir) {
 			seen[name] = append(seen[name], dir)
+			if target != want && target != "ActionOption" { // txn.If: an action's option, not a call's
+				t.Errorf("option %s of %s sets %s: every call takes func(*keyfirst.Options)", name, dir, target)
+			}
+		}
+	}
+	for _, shared := range []string{"WithCapacity", "WithMaxAttempts", "WithCursorKey", "WithNext"} {
+		if dirs := seen[shared]; !slices.Equal(dirs, []string{"."}) {
+			t.Errorf("option %s is declared in %v, want the root only", shared, dirs)
 		}
 	}
 	if len(seen) < 10 {
@@ -40,15 +58,16 @@ func TestOptionNamesAreUnique(t *testing.T) {
 	}
 }
 
-// optionFuncs are the option functions declared in dir's non-test files.
-func optionFuncs(t *testing.T, dir string) map[string]bool {
+// optionFuncs are the option functions declared in dir's non-test files,
+// each with the type it sets (the pointer of its func, or its named type).
+func optionFuncs(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	fset := token.NewFileSet()
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]bool{}
+	out := map[string]string{}
 	for _, path := range files {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
@@ -66,26 +85,29 @@ func optionFuncs(t *testing.T, dir string) map[string]bool {
 			if !ok || fn.Recv != nil || !fn.Name.IsExported() || fn.Type.Results == nil || len(fn.Type.Results.List) != 1 {
 				continue
 			}
-			if isOption(fn.Type.Results.List[0].Type) {
-				out[fn.Name.Name] = true
+			if target, ok := isOption(fn.Type.Results.List[0].Type); ok {
+				out[fn.Name.Name] = target
 			}
 		}
 	}
 	return out
 }
 
-// isOption reports whether a result type is an option: func(*X), or a type
-// named ...Option.
-func isOption(e ast.Expr) bool {
+// isOption reports whether a result type is an option, func(*X) or a type
+// named ...Option, and what it sets: *X, or the named type.
+func isOption(e ast.Expr) (string, bool) {
 	switch e := e.(type) {
 	case *ast.FuncType:
 		if e.Results != nil || len(e.Params.List) != 1 || len(e.Params.List[0].Names) > 1 {
-			return false
+			return "", false
 		}
-		_, ptr := e.Params.List[0].Type.(*ast.StarExpr)
-		return ptr
+		star, ptr := e.Params.List[0].Type.(*ast.StarExpr)
+		if !ptr {
+			return "", false
+		}
+		return "*" + types.ExprString(star.X), true
 	case *ast.Ident:
-		return strings.HasSuffix(e.Name, "Option")
+		return e.Name, strings.HasSuffix(e.Name, "Option")
 	}
-	return false
+	return "", false
 }

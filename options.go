@@ -1,6 +1,7 @@
 package keyfirst
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -9,10 +10,15 @@ import (
 	"github.com/keyfirst/keyfirst/internal/backoff"
 )
 
-// Options are the per-call options of the item and batch operations, set
-// with functions as in the AWS SDK: defaults first, then each function in
-// order. The zero value is valid. An option that does not apply to the
-// operation is refused with an [*OptionError] before any request is sent.
+// Options are the per-call options of every operation of every keyfirst
+// package: the item and batch operations here, the queries, scans and
+// shard reads of packages query and shard, the transactions of package
+// txn, a backfill of package migrate. They are set with functions as in
+// the AWS SDK, defaults first, then each function in order, and a concept
+// has one option wherever it applies: [WithCapacity], [WithMaxAttempts],
+// [WithCursorKey], [WithNext]. The zero value is valid. An option that
+// does not apply to the operation is refused with an [*OptionError]
+// before any request is sent.
 type Options struct {
 	// ConsistentRead asks for a strongly consistent read (Get, BatchGet).
 	ConsistentRead bool
@@ -31,10 +37,32 @@ type Options struct {
 	// done or until the context ends).
 	MaxAttempts int
 	// RetryBaseDelay and RetryMaxDelay shape the exponential backoff with
-	// full jitter between retries of Modify and of batches (defaults 25ms
-	// and 2s).
+	// full jitter between retries of Modify, of batches and of
+	// transactions (defaults 25ms and 2s).
 	RetryBaseDelay, RetryMaxDelay time.Duration
+	// CursorKey, when set, signs every cursor and checkpoint a query,
+	// shard read, re-shard pass or backfill makes with HMAC-SHA256, and
+	// refuses those that do not verify: a random secret of at least
+	// [MinCursorKey] bytes, the same for the call that makes a cursor and
+	// the one that resumes from it. The item operations take none.
+	CursorKey []byte
+	// Settings are the settings that only one package's calls take, set
+	// by that package's option functions (query's and shard's cursor with
+	// [WithNext], txn.Token, shard.WithCost, ...); a call of another
+	// package refuses them.
+	Settings []Setting
 }
+
+// Setting is a setting that only one package's calls take, kept in
+// [Options.Settings]: Name is its option function, for an [*OptionError],
+// and Value holds it, of a type of the package that takes it.
+type Setting struct {
+	Name  string
+	Value any
+}
+
+// MinCursorKey is the shortest [Options.CursorKey] accepted, in bytes.
+const MinCursorKey = 16
 
 // ConsistentRead asks Get and BatchGet for a strongly consistent read.
 func ConsistentRead() func(*Options) { return func(o *Options) { o.ConsistentRead = true } }
@@ -46,8 +74,70 @@ func CreateOnly() func(*Options) { return func(o *Options) { o.CreateOnly = true
 // WithCapacity adds the capacity consumed by the call's requests to c.
 func WithCapacity(c *Capacity) func(*Options) { return func(o *Options) { o.Capacity = c } }
 
-// WithMaxAttempts sets [Options.MaxAttempts].
+// WithMaxAttempts sets [Options.MaxAttempts] of the calls that retry:
+// Modify, BatchGet, BatchWrite, txn.Write and txn.Run.
 func WithMaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
+
+// WithCursorKey sets [Options.CursorKey]; key is copied.
+func WithCursorKey(key []byte) func(*Options) {
+	key = bytes.Clone(key)
+	return func(o *Options) { o.CursorKey = key }
+}
+
+// WithNext stores in c the cursor that resumes after the last item the
+// call returned, however it stopped: a *query.Cursor for a query's calls,
+// a *shard.Cursor for a shard read's (see query.Query.All and
+// shard.Reader.All). A cursor of another kind is refused with an
+// [*OptionError] before any request.
+func WithNext[C ~string](c *C) func(*Options) { return WithSetting("WithNext", c) }
+
+// WithSetting is the option function of a setting that only one package's
+// calls take (see [Options.Settings]): the packages declare their own
+// options with it.
+func WithSetting(name string, value any) func(*Options) {
+	return func(o *Options) { o.Settings = append(o.Settings, Setting{Name: name, Value: value}) }
+}
+
+// Apply applies fns in order to the zero Options, for the packages whose
+// calls take them. It refuses, with an [*OptionError] naming op, a
+// negative MaxAttempts or delay and a CursorKey shorter than
+// [MinCursorKey]; each call then refuses the settings it does not take.
+func Apply(op string, fns []func(*Options)) (Options, error) {
+	var o Options
+	for _, fn := range fns {
+		if fn != nil {
+			fn(&o)
+		}
+	}
+	refuse := func(option, detail string) (Options, error) {
+		return o, &OptionError{Op: op, Option: option, Detail: detail}
+	}
+	switch {
+	case o.MaxAttempts < 0:
+		return refuse("MaxAttempts", fmt.Sprintf("%d; use a positive number, or 0 for the default", o.MaxAttempts))
+	case o.RetryBaseDelay < 0 || o.RetryMaxDelay < 0:
+		return refuse("RetryBaseDelay/RetryMaxDelay", "delays cannot be negative")
+	case len(o.CursorKey) > 0 && len(o.CursorKey) < MinCursorKey:
+		return refuse("CursorKey", fmt.Sprintf("%d bytes; use a random secret of 32 bytes (at least %d)", len(o.CursorKey), MinCursorKey))
+	}
+	return o, nil
+}
+
+// Retries reports whether o sets MaxAttempts or a retry delay.
+func (o Options) Retries() bool {
+	return o.MaxAttempts != 0 || o.RetryBaseDelay != 0 || o.RetryMaxDelay != 0
+}
+
+// Refuse is the [*OptionError] of op for the first of o's [Options.Settings]
+// that take does not accept (nil when it accepts every one).
+func (o Options) Refuse(op string, take func(Setting) bool, detail string) error {
+	for _, s := range o.Settings {
+		if !take(s) {
+			return &OptionError{Op: op, Option: s.Name, Detail: fmt.Sprintf("%s (a %T)", detail, s.Value)}
+		}
+	}
+	return nil
+}
 
 // defaultModifyAttempts is Modify's attempt budget when MaxAttempts is 0.
 // Each failed attempt is another writer's success. Measured with 8 writers
@@ -69,14 +159,18 @@ const (
 )
 
 func buildOptions(op string, accepts optionSet, fns []func(*Options)) (Options, error) {
-	var o Options
-	for _, fn := range fns {
-		if fn != nil {
-			fn(&o)
-		}
+	o, err := Apply(op, fns)
+	if err != nil {
+		return o, err
 	}
 	refuse := func(option, detail string) (Options, error) {
 		return o, &OptionError{Op: op, Option: option, Detail: detail}
+	}
+	if err := o.Refuse(op, func(Setting) bool { return false }, "an option of another package's calls"); err != nil {
+		return o, err
+	}
+	if o.CursorKey != nil {
+		return refuse("CursorKey", "only queries, shard reads, re-shard passes and backfills take it")
 	}
 	if o.ConsistentRead && accepts&acceptConsistentRead == 0 {
 		return refuse("ConsistentRead", "only Get and BatchGet take it (Modify always reads consistently)")
@@ -84,15 +178,8 @@ func buildOptions(op string, accepts optionSet, fns []func(*Options)) (Options, 
 	if o.CreateOnly && accepts&acceptCreateOnly == 0 {
 		return refuse("CreateOnly", "only Put takes it")
 	}
-	retry := o.MaxAttempts != 0 || o.RetryBaseDelay != 0 || o.RetryMaxDelay != 0
-	if retry && accepts&acceptRetry == 0 {
+	if o.Retries() && accepts&acceptRetry == 0 {
 		return refuse("MaxAttempts/RetryBaseDelay/RetryMaxDelay", "only Modify, BatchGet and BatchWrite retry")
-	}
-	if o.MaxAttempts < 0 {
-		return refuse("MaxAttempts", fmt.Sprintf("%d; use a positive number, or 0 for the default", o.MaxAttempts))
-	}
-	if o.RetryBaseDelay < 0 || o.RetryMaxDelay < 0 {
-		return refuse("RetryBaseDelay/RetryMaxDelay", "delays cannot be negative")
 	}
 	return o, nil
 }

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/query"
+	"github.com/keyfirst/keyfirst/shard"
+	"github.com/keyfirst/keyfirst/txn"
 )
 
 func TestOptionsAreCheckedBeforeAnyRequest(t *testing.T) {
@@ -45,6 +48,16 @@ func TestOptionsAreCheckedBeforeAnyRequest(t *testing.T) {
 			_, err := s.customers.BatchGet(ctx, client, []keyfirst.Key[Customer]{ck}, func(o *keyfirst.Options) { o.RetryMaxDelay = -1 })
 			return err
 		}, "RetryBaseDelay/RetryMaxDelay"},
+		{"CursorKey on Get", func() error {
+			_, err := s.orders.Get(ctx, client, k, keyfirst.WithCursorKey([]byte("0123456789abcdef")))
+			return err
+		}, "CursorKey"},
+		{"a cursor on Put", func() error { _, err := s.orders.Put(ctx, client, o, keyfirst.WithNext(new(query.Cursor))); return err }, "WithNext"},
+		{"a transaction's token on Delete", func() error { return s.customers.Delete(ctx, client, c, txn.Token("t")) }, "Token"},
+		{"a shard read's cost on BatchGet", func() error {
+			_, err := s.customers.BatchGet(ctx, client, []keyfirst.Key[Customer]{ck}, shard.WithCost(new(shard.Cost)))
+			return err
+		}, "WithCost"},
 		{"CreateOnly with a version", func() error {
 			v := o
 			v.Version = 3

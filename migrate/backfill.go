@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/backoff"
-	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/sparse"
 )
 
@@ -149,14 +147,6 @@ type Backfill struct {
 	// Resume continues the backfill from a checkpoint of a previous run
 	// ([Report.Checkpoint], [Progress.Checkpoint], [ParseCheckpoint]).
 	Resume *Checkpoint
-	// CursorKey, when set, signs the checkpoints with HMAC-SHA256 and
-	// refuses a Resume that is unsigned, changed or signed with another
-	// key ([CheckpointTampered]), as query.Options.CursorKey does for
-	// cursors: a random secret of at least query.MinCursorKey bytes (the
-	// service's cursor key serves). Without it a checkpoint carries a
-	// SHA-256 checksum, which refuses a damaged or edited one but not a
-	// forged one.
-	CursorKey []byte
 	// StopOnFailure stops the run at the first item that cannot be
 	// brought up to date; by default each is reported (OnFailure,
 	// Report.Failures) and the run goes on. The checkpoint then stands
@@ -185,12 +175,38 @@ type Backfill struct {
 // failed item with StopOnFailure (the *Failure), or at a request that
 // fails otherwise than by throttling. The report is returned in every
 // case after the checks, with the checkpoint to resume from.
-func (b *Backfill) Run(ctx context.Context, api API) (*Report, error) {
-	r, err := b.start()
+//
+// Run takes two of the options every call shares:
+// [keyfirst.WithCursorKey] signs the checkpoints with HMAC-SHA256 and
+// refuses a Resume that is unsigned, changed or signed with another key
+// ([CheckpointTampered]), as it does for a query's cursors (the service's
+// cursor key serves; without it a checkpoint carries a SHA-256 checksum,
+// which refuses a damaged or edited one but not a forged one), and
+// [keyfirst.WithCapacity] adds up what the Scan and the writes consumed.
+// Any other option is a [*ConfigError] (ConfigOption) wrapping a
+// [*keyfirst.OptionError], before any request.
+func (b *Backfill) Run(ctx context.Context, api API, optFns ...func(*keyfirst.Options)) (*Report, error) {
+	r, err := b.start(optFns)
 	if err != nil {
 		return nil, err
 	}
 	return r.run(ctx, api)
+}
+
+// options are what Run takes of [keyfirst.Options]: CursorKey and Capacity.
+func options(fns []func(*keyfirst.Options)) (keyfirst.Options, error) {
+	o, err := keyfirst.Apply("Backfill", fns)
+	if err != nil {
+		return o, err
+	}
+	if err := o.Refuse("Backfill", func(keyfirst.Setting) bool { return false }, "an option of another package's calls"); err != nil {
+		return o, err
+	}
+	if o.ConsistentRead || o.CreateOnly || o.Retries() {
+		return o, &keyfirst.OptionError{Op: "Backfill", Option: "ConsistentRead/CreateOnly/MaxAttempts/RetryBaseDelay/RetryMaxDelay",
+			Detail: "a backfill takes WithCursorKey and WithCapacity (MaxConflicts bounds its rewrites of one item)"}
+	}
+	return o, nil
 }
 
 // runner is one run of a backfill.
@@ -201,7 +217,8 @@ type runner struct {
 	estimator    *sparse.Estimator
 	budget       *budget
 	maxConflicts int
-	secret       []byte // Backfill.CursorKey, which signs the checkpoints
+	secret       []byte             // the CursorKey, which signs the checkpoints
+	capacity     *keyfirst.Capacity // WithCapacity's, guarded by mu
 	started      time.Time
 	tableItems   int64
 
@@ -215,9 +232,13 @@ type runner struct {
 }
 
 // start checks the backfill and prepares its run.
-func (b *Backfill) start() (*runner, error) {
+func (b *Backfill) start(optFns []func(*keyfirst.Options)) (*runner, error) {
 	fail := func(p ConfigProblem, entity, detail string) (*runner, error) {
 		return nil, &ConfigError{Entity: entity, Problem: p, Detail: detail}
+	}
+	o, err := options(optFns)
+	if err != nil {
+		return nil, &ConfigError{Problem: ConfigOption, Err: err}
 	}
 	switch {
 	case b.Table == nil:
@@ -234,15 +255,13 @@ func (b *Backfill) start() (*runner, error) {
 		return fail(ConfigSegments, "", fmt.Sprintf("%d segments, the range is 1 to %d (0: %d, or the checkpoint's)", b.Segments, MaxSegments, DefaultSegments))
 	case b.PageSize < 0 || b.ProgressEvery < 0 || b.MaxConflicts < 0:
 		return fail(ConfigOption, "", "PageSize, ProgressEvery and MaxConflicts are 0 (the default) or positive")
-	case len(b.CursorKey) > 0 && len(b.CursorKey) < query.MinCursorKey:
-		return fail(ConfigOption, "", fmt.Sprintf("CursorKey has %d bytes, at least %d: use a random secret of 32 bytes", len(b.CursorKey), query.MinCursorKey))
 	case b.Workers < 0 || b.Workers > MaxSegments || b.Worker < 0 || b.Worker >= max(b.Workers, 1):
 		return fail(ConfigWorkers, "", fmt.Sprintf("worker %d of %d: Workers is 0 (one run does it all) to %d, Worker 0 to Workers-1", b.Worker, b.Workers, MaxSegments))
 	case b.Workers > 1 && b.Segments != 0 && b.Segments < b.Workers:
 		return fail(ConfigWorkers, "", fmt.Sprintf("%d segments for %d workers: each worker needs a segment at least", b.Segments, b.Workers))
 	}
 	r := &runner{b: b, targets: map[string]*target{}, known: map[string]bool{}, maxConflicts: b.MaxConflicts,
-		secret: slices.Clone(b.CursorKey)}
+		secret: o.CursorKey, capacity: o.Capacity}
 	for _, typ := range b.Table.EntityTypes() {
 		r.known[typ] = true
 	}
@@ -505,6 +524,9 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 		r.mu.Lock()
 		if out.ConsumedCapacity != nil {
 			r.report.ConsumedRCU += aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
+			if r.capacity != nil {
+				r.capacity.AddRead(*out.ConsumedCapacity)
+			}
 		}
 		r.mu.Unlock()
 		for _, item := range out.Items {
@@ -632,6 +654,9 @@ func (r *runner) write(ctx context.Context, api API, t *target, item map[string]
 	r.budget.charge(consumed - reserved)
 	r.mu.Lock()
 	r.report.ConsumedWCU += consumed
+	if r.capacity != nil {
+		r.capacity.Add(c)
+	}
 	r.mu.Unlock()
 	return res, err
 }

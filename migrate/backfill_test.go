@@ -106,11 +106,18 @@ func statusFirstWhileWriting(t *testing.T, client *dynamodb.Client, name string,
 	}
 	b := &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
 		WCU: 400, Segments: 4, PageSize: 25}
-	report, err := b.Run(ctx, client)
+	var consumed keyfirst.Capacity
+	report, err := b.Run(ctx, client, keyfirst.WithCapacity(&consumed))
 	close(done)
 	wg.Wait()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// WithCapacity adds up the Scan's and the writes' capacity, as the
+	// report does (which also charges a write refused by its condition,
+	// which DynamoDB reports nothing for).
+	if consumed.Requests == 0 || math.Abs(consumed.Read-report.ConsumedRCU) > 1e-6 || consumed.Write == 0 || consumed.Write > report.ConsumedWCU+1e-6 {
+		t.Errorf("WithCapacity %+v; the report's RCU %v, WCU %v", consumed, report.ConsumedRCU, report.ConsumedWCU)
 	}
 	t.Logf("backfill: %+v in %v; %.0f WCU consumed (%.1f WCU/s), estimated %.0f; %d concurrent writes",
 		report.Counts, report.Elapsed.Round(time.Millisecond), report.ConsumedWCU, report.WCUPerSecond(), report.EstimatedWCU, writes.Load())
@@ -314,9 +321,8 @@ func TestCancelAndResume(t *testing.T) {
 	}
 	var progress []migrate.Progress
 	b := &migrate.Backfill{Name: "orders-status-first", Table: first.table, Entities: []migrate.Target{migrate.Entity(first.orders)},
-		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond,
-		CursorKey: cursorKey}
-	report, err := b.Run(ctx, api)
+		WCU: 5000, Segments: 4, PageSize: 10, Progress: func(p migrate.Progress) { progress = append(progress, p) }, ProgressEvery: 20 * time.Millisecond}
+	report, err := b.Run(ctx, api, keyfirst.WithCursorKey(cursorKey))
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run: %v", err)
 	}
@@ -345,8 +351,7 @@ func TestCancelAndResume(t *testing.T) {
 	if _, err := b2.Run(ctx, noCalls{T: t}); !errors.As(err, &ce) || ce.Problem != migrate.CheckpointTampered {
 		t.Fatalf("the signed checkpoint to a backfill without the key: %v", err)
 	}
-	b2.CursorKey = cursorKey
-	rest := run(t, b2, api)
+	rest := run(t, b2, api, keyfirst.WithCursorKey(cursorKey))
 	t.Logf("resumed: %+v", rest.Counts)
 	if !rest.Checkpoint.Done() {
 		t.Fatal("resumed run did not finish")
@@ -365,7 +370,7 @@ func TestCancelAndResume(t *testing.T) {
 
 	scans := api.scans.Load()
 	again := run(t, &migrate.Backfill{Name: "orders-status-first", Table: second.table, Entities: []migrate.Target{migrate.Entity(second.orders)},
-		WCU: 5000, Resume: rest.Checkpoint, CursorKey: cursorKey}, api)
+		WCU: 5000, Resume: rest.Checkpoint}, api, keyfirst.WithCursorKey(cursorKey))
 	if api.scans.Load() != scans || again.Scanned != 0 {
 		t.Errorf("a finished checkpoint scanned again: %d scans, %+v", api.scans.Load()-scans, again.Counts)
 	}
@@ -548,7 +553,6 @@ func TestBadInputs(t *testing.T) {
 		{"entity twice", func(b *migrate.Backfill) { b.Entities = append(b.Entities, migrate.Entity(cur.orders)) }, config(migrate.ConfigDuplicateEntity)},
 		{"segments", func(b *migrate.Backfill) { b.Segments = migrate.MaxSegments + 1 }, config(migrate.ConfigSegments)},
 		{"page size", func(b *migrate.Backfill) { b.PageSize = -1 }, config(migrate.ConfigOption)},
-		{"short cursor key", func(b *migrate.Backfill) { b.CursorKey = []byte("0123456789abcde") }, config(migrate.ConfigOption)},
 		{"checkpoint of another table", func(b *migrate.Backfill) {
 			b.Table, b.Entities, b.Resume = other.table, []migrate.Target{migrate.Entity(other.orders)}, cp
 		}, checkpoint(migrate.CheckpointTable)},
@@ -568,6 +572,21 @@ func TestBadInputs(t *testing.T) {
 		report, err := b.Run(ctx, noCalls{T: t})
 		if !c.check(err) || report != nil {
 			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	// Options of Run: a short cursor key, and an option Run does not take
+	// (another package's, or one of the item operations'), refused with a
+	// ConfigError wrapping the *keyfirst.OptionError.
+	for name, opt := range map[string]func(*keyfirst.Options){
+		"short cursor key": keyfirst.WithCursorKey([]byte("0123456789abcde")),
+		"max attempts":     keyfirst.WithMaxAttempts(3),
+		"consistent read":  keyfirst.ConsistentRead(),
+		"next cursor":      keyfirst.WithNext(new(query.Cursor)),
+	} {
+		report, err := ok().Run(ctx, noCalls{T: t}, opt)
+		var oe *keyfirst.OptionError
+		if !config(migrate.ConfigOption)(err) || !errors.As(err, &oe) || report != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 	for _, data := range []string{"{", `{"format":3,"table":"t","name":"n","definition":"d","segments":[{}]}`,

@@ -38,8 +38,9 @@ const sealContext = "keyfirst migrate.Checkpoint\n"
 // the process; [Progress] carries one at every report, [Report] the last.
 // The zero Checkpoint is not valid: take one from a run.
 //
-// It is sealed as strictly as a query cursor: with [Backfill.CursorKey]
-// set (the secret of query.Options.CursorKey), by an HMAC-SHA256, and a
+// It is sealed as strictly as a query cursor: with
+// [keyfirst.WithCursorKey] given to [Backfill.Run] (the option that signs
+// a query's cursors), by an HMAC-SHA256, and a
 // changed checkpoint, an unsigned one, or one signed with another key is
 // refused ([CheckpointTampered]); without it, by a SHA-256 checksum that
 // refuses a damaged or hand-edited checkpoint (a segment dropped, a key

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
 	"github.com/keyfirst/keyfirst/migrate"
 )
@@ -33,14 +34,14 @@ func TestCheckpointEdits(t *testing.T) {
 	cur := release(t, statusFirst, name)
 	backfill := func(secret []byte, cp *migrate.Checkpoint) *migrate.Backfill {
 		return &migrate.Backfill{Name: "orders-status-first", Table: cur.table, Entities: []migrate.Target{migrate.Entity(cur.orders)},
-			WCU: 1000, Segments: 3, PageSize: 4, DryRun: true, CursorKey: secret, Resume: cp}
+			WCU: 1000, Segments: 3, PageSize: 4, DryRun: true, Resume: cp}
 	}
 	// stopped is a dry run's checkpoint after one page of each segment:
 	// each has a key to resume after.
 	stopped := func(secret []byte) []byte {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		report, err := backfill(secret, nil).Run(ctx, &firstPages{Client: client, segments: 3, cancel: cancel})
+		report, err := backfill(secret, nil).Run(ctx, &firstPages{Client: client, segments: 3, cancel: cancel}, keyfirst.WithCursorKey(secret))
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("the dry run: %v", err)
 		}
@@ -78,7 +79,7 @@ func TestCheckpointEdits(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = backfill(secret, cp).Run(context.Background(), noCalls{T: t})
+		_, err = backfill(secret, cp).Run(context.Background(), noCalls{T: t}, keyfirst.WithCursorKey(secret))
 		return err
 	}
 
@@ -146,7 +147,7 @@ func TestCheckpointEdits(t *testing.T) {
 				t.Fatalf("%s checkpoint %s: %v", c.mode, what, err)
 			}
 			ctx, cancel := integration.Context(t)
-			report, err := backfill(c.secret, cp).Run(ctx, client)
+			report, err := backfill(c.secret, cp).Run(ctx, client, keyfirst.WithCursorKey(c.secret))
 			cancel()
 			if err != nil || !report.Checkpoint.Done() || report.Checkpoint.Counts().Scanned != 70 {
 				t.Fatalf("%s checkpoint %s: %v, %+v", c.mode, what, err, report)

@@ -143,7 +143,7 @@
 // any request. keyfirst cannot see inside the functions that derive the
 // attributes (a shard count, the order of a composite key's segments):
 // name each backfill after its change. It is sealed as strictly as a
-// query cursor, with the same key option: with [Backfill.CursorKey], an
+// query cursor, with the same key option: with [keyfirst.WithCursorKey], an
 // HMAC-SHA256, so that a checkpoint changed by hand (a segment dropped, a
 // resume key moved on) or unsigned is refused; without it, a SHA-256
 // checksum, which refuses a damaged or edited checkpoint but not a forged

@@ -36,7 +36,7 @@ const (
 	ConfigDuplicateEntity                          // one entity type given twice
 	ConfigBudget                                   // WCU is not a number from MinWCU to MaxWCU
 	ConfigSegments                                 // Segments out of range, or other than the checkpoint's
-	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts, CursorKey)
+	ConfigOption                                   // another option out of range (PageSize, ProgressEvery, MaxConflicts), or an option of Run refused (a short CursorKey)
 	ConfigName                                     // Backfill.Name is not valid UTF-8
 	ConfigWorkers                                  // Workers or Worker out of range, or fewer Segments than Workers
 )
@@ -63,15 +63,16 @@ type ConfigError struct {
 	Entity  string        // the entity type concerned, if any
 	Problem ConfigProblem // what is wrong
 	Detail  string        // the facts and what to do instead
+	Err     error         // the cause, if any: a *keyfirst.OptionError for an option
 }
 
 // Error describes the failure with its facts.
 func (e *ConfigError) Error() string {
-	return errfmt.Describe(ErrInvalidBackfill, e.Problem.String(), e.Detail, "entity", e.Entity)
+	return errfmt.Describe(ErrInvalidBackfill, e.Problem.String(), errfmt.Detail(e.Detail, e.Err), "entity", e.Entity)
 }
 
-// Unwrap returns [ErrInvalidBackfill].
-func (e *ConfigError) Unwrap() error { return ErrInvalidBackfill }
+// Unwrap returns [ErrInvalidBackfill] and the cause.
+func (e *ConfigError) Unwrap() []error { return errfmt.Causes(ErrInvalidBackfill, e.Err) }
 
 // CheckpointProblem says why a checkpoint cannot resume a backfill.
 type CheckpointProblem uint8
@@ -85,7 +86,7 @@ const (
 	CheckpointDryRun                                  // a dry run's checkpoint for a real run, or the reverse
 	// CheckpointTampered: the checkpoint was changed since a run wrote it
 	// (its checksum or signature does not verify), or it is unsigned for
-	// a backfill with a CursorKey, or signed for one without.
+	// a backfill run with a CursorKey, or signed for one without.
 	CheckpointTampered
 	CheckpointWorker // it was taken by another worker of the backfill, or by a backfill not split the same way
 )

@@ -335,11 +335,11 @@ func shardedRelease(t testing.TB, shards, previous int, name string) (*keyfirst.
 }
 
 // run runs b and fails the test on an error.
-func run(t testing.TB, b *migrate.Backfill, api migrate.API) *migrate.Report {
+func run(t testing.TB, b *migrate.Backfill, api migrate.API, optFns ...func(*keyfirst.Options)) *migrate.Report {
 	t.Helper()
 	ctx, cancel := integration.Context(t)
 	defer cancel()
-	r, err := b.Run(ctx, api)
+	r, err := b.Run(ctx, api, optFns...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,13 +19,13 @@ import (
 // [ErrReused] (call All again for a new one). Errors are yielded with the
 // zero T and end the iteration: first the query's [*Error] (before any
 // request), then a [*RequestError] or a [*DecodeError]. With
-// [Options.Next] ([WithNext]), the cursor after the last item yielded is
+// [keyfirst.WithNext], the cursor after the last item yielded is
 // stored when the iteration stops, however it stops (before an error is
 // yielded, so that the loop can save it where it handles the error), so a
 // loop that breaks in the middle of a page resumes exactly after its last
 // item (and one that ends on a DecodeError resumes at the item that could
 // not be decoded: its Skip resumes after it).
-func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
+func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) iter.Seq2[T, error] {
 	build := func() (*plan, error) { return q.plan(optFns) }
 	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
 		var zero T
@@ -101,7 +101,7 @@ func singleUse[T any, P interface{ checkClient(bool) error }](plan func() (P, er
 // Collect reads the query's items into a slice, as [Query.All] does: up to
 // [Query.Limit] items if set, to the end otherwise. On an error it returns
 // the items read before it.
-func (q Query[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) ([]T, error) {
+func (q Query[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
 	return collect(q.All(ctx, client, optFns...))
 }
 

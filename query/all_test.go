@@ -41,7 +41,7 @@ func TestAll(t *testing.T) {
 		c := &scripted{outs: []*dynamodb.QueryOutput{{Items: its[:2], LastEvaluatedKey: keyOf(its[1])}}}
 		var got []string
 		var errs []error
-		for o, err := range q.All(ctx, c, query.WithNext(&next)) {
+		for o, err := range q.All(ctx, c, keyfirst.WithNext(&next)) {
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -66,7 +66,7 @@ func TestAll(t *testing.T) {
 		c := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{its[0], customer, its[1]}}}}
 		var got []string
 		var last error
-		for o, err := range q.All(ctx, c, query.WithNext(&next)) {
+		for o, err := range q.All(ctx, c, keyfirst.WithNext(&next)) {
 			if err != nil {
 				last = err
 				continue
@@ -94,7 +94,7 @@ func TestAll(t *testing.T) {
 		func() {
 			defer func() { _ = recover() }()
 			n := 0
-			for _, err := range q.All(ctx, c, query.WithNext(&next)) {
+			for _, err := range q.All(ctx, c, keyfirst.WithNext(&next)) {
 				noErr(t, err)
 				if n++; n == 2 {
 					panic("in the loop body")
@@ -111,7 +111,7 @@ func TestAll(t *testing.T) {
 
 	t.Run("done: the empty cursor", func(t *testing.T) {
 		next := query.Cursor("stale")
-		_, err := q.Collect(ctx, &scripted{outs: []*dynamodb.QueryOutput{{Items: its}}}, query.WithNext(&next))
+		_, err := q.Collect(ctx, &scripted{outs: []*dynamodb.QueryOutput{{Items: its}}}, keyfirst.WithNext(&next))
 		noErr(t, err)
 		if next != "" {
 			t.Fatalf("next %q", next)

@@ -39,7 +39,7 @@ func (c *canned) Query(_ context.Context, in *dynamodb.QueryInput, _ ...func(*dy
 
 // cursorOf returns the Next cursor of q's first page, read from a canned
 // client that holds order o.
-func cursorOf(t *testing.T, s shop, q query.Query[Order], o Order, optFns ...func(*query.Options)) query.Cursor {
+func cursorOf(t *testing.T, s shop, q query.Query[Order], o Order, optFns ...func(*keyfirst.Options)) query.Cursor {
 	t.Helper()
 	it, err := s.orders.Item(o)
 	noErr(t, err)
@@ -64,7 +64,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 
 	order := Order{CustomerID: "c1", ID: "o1", Status: Cancelled, Date: jul1}
 	fromC1 := cursorOf(t, s, byCustomer, order)
-	signed := cursorOf(t, s, byCustomer, order, query.WithCursorKey(key))
+	signed := cursorOf(t, s, byCustomer, order, keyfirst.WithCursorKey(key))
 	tampered := []byte(signed)
 	tampered[3] ^= 1 // a byte of the body, still valid base64url
 
@@ -77,7 +77,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 	tests := []struct {
 		name    string
 		q       query.Query[Order]
-		opts    []func(*query.Options)
+		opts    []func(*keyfirst.Options)
 		problem query.Problem
 		is      error // a cause that errors.Is must find, if any
 	}{
@@ -94,9 +94,9 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"Limit MinInt", byCustomer.Limit(math.MinInt), nil, query.ProblemLimit, nil},
 		{"cursor from another query", native.After(fromC1), nil, query.ProblemCursor, query.ErrCursorMismatch},
 		{"cursor from another direction", byCustomer.Desc().After(fromC1), nil, query.ProblemCursor, query.ErrCursorMismatch},
-		{"tampered cursor", byCustomer.After(query.Cursor(tampered)), []func(*query.Options){query.WithCursorKey(key)}, query.ProblemCursor, query.ErrCursorTampered},
-		{"unsigned cursor, keyed query", byCustomer.After(fromC1), []func(*query.Options){query.WithCursorKey(key)}, query.ProblemCursor, query.ErrCursorTampered},
-		{"signed cursor, another key", byCustomer.After(signed), []func(*query.Options){query.WithCursorKey([]byte("another key, 16+ bytes"))}, query.ProblemCursor, query.ErrCursorTampered},
+		{"tampered cursor", byCustomer.After(query.Cursor(tampered)), []func(*keyfirst.Options){keyfirst.WithCursorKey(key)}, query.ProblemCursor, query.ErrCursorTampered},
+		{"unsigned cursor, keyed query", byCustomer.After(fromC1), []func(*keyfirst.Options){keyfirst.WithCursorKey(key)}, query.ProblemCursor, query.ErrCursorTampered},
+		{"signed cursor, another key", byCustomer.After(signed), []func(*keyfirst.Options){keyfirst.WithCursorKey([]byte("another key, 16+ bytes"))}, query.ProblemCursor, query.ErrCursorTampered},
 		{"signed cursor, no key", byCustomer.After(signed), nil, query.ProblemCursor, query.ErrCursorMismatch},
 		{"cursor whose partition differs", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c2")).After(fromC1),
 			nil, query.ProblemCursor, query.ErrCursorPartition},
@@ -136,7 +136,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 
 		// Projection (more in TestPartialProjectionRefused), options, client.
 		{"entity query on a KEYS_ONLY GSI: nothing to decode", query.Of(s.orders).Index("Keys").Partition(query.S("c1")), nil, query.ProblemProjection, nil},
-		{"short cursor key", byCustomer, []func(*query.Options){query.WithCursorKey([]byte("short"))}, query.ProblemOption, nil},
+		{"short cursor key", byCustomer, []func(*keyfirst.Options){keyfirst.WithCursorKey([]byte("short"))}, query.ProblemOption, nil},
 		{"zero Query", query.Query[Order]{}, nil, query.ProblemSource, nil},
 		{"nil entity", query.Of[Order](nil), nil, query.ProblemSource, nil},
 	}

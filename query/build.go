@@ -41,7 +41,7 @@ type plan struct {
 	bind  atomic.Pointer[lastBinding]
 	start map[string]types.AttributeValue
 	limit int // 0: none
-	opts  Options
+	opts  options
 	// shape and tmpl are the query's shape and its request template,
 	// exprValues the call's ExpressionAttributeValues.
 	shape            *indexShape
@@ -107,7 +107,7 @@ func (f failer) fail(attr string, p Problem, detail string, err error) error {
 // plan checks the query and builds its request. It returns the first
 // problem found, before any request. What depends on the query's shape
 // alone comes from its indexShape; a call checks and encodes its values.
-func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
+func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	src := q.source()
 	if src == nil {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
@@ -115,10 +115,10 @@ func (q *Query[T]) plan(optFns []func(*Options)) (*plan, error) {
 	t := src.table
 	p := &plan{table: t.Name(), index: q.index}
 	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
-		p.opts = resolve(src.opts, optFns)
-	}
-	if err := p.opts.check(p.table, p.index); err != nil {
-		return nil, err
+		var err error
+		if p.opts, err = resolve("Query", p.table, p.index, src.opts, optFns); err != nil {
+			return nil, err
+		}
 	}
 	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err

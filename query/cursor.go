@@ -32,7 +32,7 @@ import (
 // [ErrCursorPartition]: a cursor never lets a read leave what its query
 // names, nor sends DynamoDB a start key it refuses. It must be written
 // exactly as the library writes it (one JSON form, attributes in order),
-// or it is [ErrCursorMalformed]. With [Options.CursorKey] set, a cursor
+// or it is [ErrCursorMalformed]. With [keyfirst.WithCursorKey] set, a cursor
 // carries an HMAC-SHA256 and a changed or unsigned one is refused with
 // [ErrCursorTampered]. All of this is checked before any request.
 //
@@ -366,7 +366,7 @@ func (p *plan) checkKey(key map[string]types.AttributeValue) error {
 // first, as [Query.Fingerprint] checks it. A reader that merges the
 // queries of several partitions (the shard package) checks with it the
 // keys its own cursors hold, as strictly as a query checks its cursor's.
-func (q Query[T]) CheckKey(key map[string]types.AttributeValue, optFns ...func(*Options)) error {
+func (q Query[T]) CheckKey(key map[string]types.AttributeValue, optFns ...func(*keyfirst.Options)) error {
 	p, err := q.plan(optFns)
 	if err != nil {
 		return err
@@ -377,7 +377,7 @@ func (q Query[T]) CheckKey(key map[string]types.AttributeValue, optFns ...func(*
 // ResumeKey returns the key of the item the query resumes after: the key
 // its cursor ([Query.After]) holds, checked as the terminal calls check
 // it; nil without a cursor. Nothing is sent. The map is the caller's.
-func (q Query[T]) ResumeKey(optFns ...func(*Options)) (map[string]types.AttributeValue, error) {
+func (q Query[T]) ResumeKey(optFns ...func(*keyfirst.Options)) (map[string]types.AttributeValue, error) {
 	p, err := q.plan(optFns)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ type thing struct {
 
 // thingPlan is the plan of a query of owner's things by rank, on a GSI
 // whose key is (Owner S; Rank N), on a table keyed (PK S; SK S).
-func thingPlan(t testing.TB, owner string, optFns ...func(*Options)) (*plan, Query[thing]) {
+func thingPlan(t testing.TB, owner string, optFns ...func(*keyfirst.Options)) (*plan, Query[thing]) {
 	t.Helper()
 	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
 		GSIs: []keyfirst.Index{{Name: "ByRank", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Owner")},
@@ -132,7 +132,7 @@ func TestCursorForgery(t *testing.T) {
 // its signature is tampering.
 func TestCursorSignature(t *testing.T) {
 	key := []byte(strings.Repeat("k", 32))
-	p, _ := thingPlan(t, "ann", WithCursorKey(key))
+	p, _ := thingPlan(t, "ann", keyfirst.WithCursorKey(key))
 	c, err := p.cursorAt(goodKey())
 	if err != nil {
 		t.Fatal(err)

@@ -139,12 +139,13 @@
 // # Cursors
 //
 // A [Cursor] resumes exactly after the last item returned, also when a
-// loop over All breaks in the middle of a page ([WithNext]). It holds that
+// loop over All breaks in the middle of a page ([keyfirst.WithNext]). It holds that
 // item's key, is bound to its query (table, index, sort condition,
 // direction: [ErrCursorMismatch]), is refused when its key is not a key
 // the query can return (another partition, outside the sort key condition,
 // not a key of the index: [ErrCursorPartition]) or is not written as the
-// library writes it ([ErrCursorMalformed]), and, with [Options.CursorKey],
+// library writes it ([ErrCursorMalformed]), and, with
+// [keyfirst.WithCursorKey],
 // carries an HMAC-SHA256 ([ErrCursorTampered]). An unsigned cursor is
 // checked as strictly as the library can check it: only the signature
 // tells one the library made from one written by hand in its form.
@@ -164,7 +165,7 @@
 // # Cost
 //
 // Every request asks for the consumed capacity (INDEXES): each [Page]
-// reports its own in [Page.Capacity], and [TotalCapacity] adds up every
+// reports its own in [Page.Capacity], and [keyfirst.WithCapacity] adds up every
 // request of a call, for [Query.All], [Query.Collect] and [Scan.All].
 //
 // # Errors

@@ -148,7 +148,7 @@ func (e *RequestError) Unwrap() error { return e.Err }
 // *keyfirst.ItemError).
 //
 // The read stops before the item: the page's Next (and the cursor stored
-// by [WithNext]) resumes at it, so that a retry after a fix reads it. Skip
+// by [keyfirst.WithNext]) resumes at it, so that a retry after a fix reads it. Skip
 // resumes after it: pass it to [Query.After] to read past the item.
 type DecodeError struct {
 	Op    string // "Query" or "Scan"

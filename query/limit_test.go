@@ -137,7 +137,7 @@ func TestExactLimitVersusFilter(t *testing.T) {
 			counter := &counting{QueryAPI: client}
 			var total keyfirst.Capacity
 			var next query.Cursor
-			got, err := q.Limit(tt.limit).Collect(ctx, counter, query.TotalCapacity(&total), query.WithNext(&next))
+			got, err := q.Limit(tt.limit).Collect(ctx, counter, keyfirst.WithCapacity(&total), keyfirst.WithNext(&next))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,7 +56,7 @@ type from struct {
 //	query.On(users, adminsOf, "berkshire") // GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin"
 //
 // A constant partition key is queried with keyfirst.None{}.
-func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[T] {
+func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*keyfirst.Options)) Query[T] {
 	q := Of(e, optFns...)
 	f := from{set: true, pattern: p.ID(), sortDef: p.SortDefinition()}
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
@@ -72,7 +72,7 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 // registered on t. A sort key condition may be built from the sort key
 // definition of any pattern bound on p's index (the sort key of a single
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
-func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*Options)) Query[any] {
+func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*keyfirst.Options)) Query[any] {
 	q := Collection(t, optFns...)
 	f := from{set: true, pattern: p.ID(), collection: true}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
@@ -85,7 +85,7 @@ func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partiti
 // ScanOn starts a scan of the index of pattern p, which entity e binds
 // and the schema declares Scannable (see [ScanIndex]): the index named by
 // its pattern rather than by a string.
-func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns ...func(*Options)) Scan[T] {
+func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns ...func(*keyfirst.Options)) Scan[T] {
 	s := ScanIndex(e, p.IndexName(), optFns...)
 	switch {
 	case p.Err() != nil:

@@ -60,7 +60,7 @@ func (p Page[T]) CursorAfter(i int) (Cursor, error) { return p.plan.cursorAt(p.r
 // call started: the query's own cursor, empty from the beginning), and
 // the error is a [*RequestError] or a [*DecodeError], whose Skip resumes
 // after the item that could not be decoded.
-func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
+func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) (Page[T], error) {
 	var page Page[T]
 	p, err := q.plan(optFns)
 	page.plan = p
@@ -128,7 +128,7 @@ func keepRaw(raw, items []item) []item {
 // depend on the partition key values, so the queries of several
 // partitions of one index with one condition share it: a reader that
 // merges them binds its own cursors to it.
-func (q Query[T]) Fingerprint(optFns ...func(*Options)) (string, error) {
+func (q Query[T]) Fingerprint(optFns ...func(*keyfirst.Options)) (string, error) {
 	p, err := q.plan(optFns)
 	if err != nil {
 		return "", err

@@ -41,7 +41,7 @@ func TestPageOverShortResponses(t *testing.T) {
 	var total keyfirst.Capacity
 	var next query.Cursor
 	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
-	page, err := q.Limit(3).Page(context.Background(), c, query.TotalCapacity(&total), query.WithNext(&next))
+	page, err := q.Limit(3).Page(context.Background(), c, keyfirst.WithCapacity(&total), keyfirst.WithNext(&next))
 	noErr(t, err)
 	if ids := orderIDs(page.Items); !slices.Equal(ids, []string{"o1", "o2", "o3"}) {
 		t.Fatalf("items %v", ids)

@@ -15,7 +15,7 @@ import (
 
 // pageThrough reads q page by page, size items at a time, following the
 // cursors, and returns what it read and how many pages it took.
-func pageThrough[T any](t *testing.T, q query.Query[T], client keyfirst.QueryAPI, size int, optFns ...func(*query.Options)) ([]T, int) {
+func pageThrough[T any](t *testing.T, q query.Query[T], client keyfirst.QueryAPI, size int, optFns ...func(*keyfirst.Options)) ([]T, int) {
 	t.Helper()
 	var all []T
 	var next query.Cursor
@@ -78,9 +78,9 @@ func TestPagingEqualsOnePass(t *testing.T) {
 	var runs []run
 	for _, desc := range []bool{false, true} {
 		for _, signed := range []bool{false, true} {
-			var opts []func(*query.Options)
+			var opts []func(*keyfirst.Options)
 			if signed {
-				opts = append(opts, query.WithCursorKey(key))
+				opts = append(opts, keyfirst.WithCursorKey(key))
 			}
 			a, c := audit, cancelled
 			if desc {
@@ -145,7 +145,7 @@ func TestAllBreakResumesAfterLastItem(t *testing.T) {
 			var got []string
 			var next query.Cursor
 			counter := &counting{QueryAPI: client}
-			for e, err := range qq.All(ctx, counter, query.WithNext(&next)) {
+			for e, err := range qq.All(ctx, counter, keyfirst.WithNext(&next)) {
 				noErr(t, err)
 				got = append(got, e.Action)
 				if len(got) == 5 {

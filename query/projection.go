@@ -116,7 +116,7 @@ func (r reads) attributes() []string {
 }
 
 // entitySource reads whole items of e.
-func entitySource[T any](e *keyfirst.Entity[T], optFns []func(*Options)) *source[T] {
+func entitySource[T any](e *keyfirst.Entity[T], optFns []func(*keyfirst.Options)) *source[T] {
 	return &source[T]{table: e.Table(), entity: e, opts: slices.Clone(optFns), reads: entityReads(e)}
 }
 
@@ -127,7 +127,7 @@ func entityReads[T any](e *keyfirst.Entity[T]) reads {
 
 // collectionSource reads whole items of every entity type registered on
 // t; an item of another type is an Unknown.
-func collectionSource(t *keyfirst.Table, optFns []func(*Options)) *source[any] {
+func collectionSource(t *keyfirst.Table, optFns []func(*keyfirst.Options)) *source[any] {
 	decode := func(item map[string]types.AttributeValue, d decoding) (any, error) {
 		if d.partial && !d.whole[t.EntityType(item)] {
 			return Unknown{Type: t.EntityType(item), Item: item}, nil

@@ -64,7 +64,7 @@ type source[T any] struct {
 	// others, told what the index holds (see reads.check).
 	entity *keyfirst.Entity[T]
 	decode func(item map[string]types.AttributeValue, d decoding) (T, error)
-	opts   []func(*Options)
+	opts   []func(*keyfirst.Options)
 	reads  reads
 }
 
@@ -92,7 +92,7 @@ const (
 // item of another entity type is a [*DecodeError] (choose a sort key
 // condition that selects only T's items, or read a mixed collection with
 // [Collection]). optFns apply to every call of the query.
-func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
+func Of[T any](e *keyfirst.Entity[T], optFns ...func(*keyfirst.Options)) Query[T] {
 	if e == nil {
 		return Query[T]{}
 	}
@@ -111,7 +111,7 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*Options)) Query[T] {
 // holds anyway (written by an older definition, or by another program)
 // arrives as an [Unknown] when the index does not hold every attribute of
 // its type. optFns apply to every call of the query.
-func Collection(t *keyfirst.Table, optFns ...func(*Options)) Query[any] {
+func Collection(t *keyfirst.Table, optFns ...func(*keyfirst.Options)) Query[any] {
 	if t == nil {
 		return Query[any]{}
 	}
@@ -211,7 +211,7 @@ func (q Query[T]) Limit(n int) Query[T] {
 }
 
 // After resumes the query after the item at which c was made ([Page.Next]
-// or [Options.Next]). The empty Cursor starts from the beginning. A cursor
+// or [keyfirst.WithNext]). The empty Cursor starts from the beginning. A cursor
 // of another query, a changed one, or one whose key lies outside the
 // query's partition or sort key condition is refused before any request
 // (see [Cursor]).

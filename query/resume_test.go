@@ -57,7 +57,7 @@ func queryStops[T any](api keyfirst.QueryAPI, q query.Query[T], k int) []resumec
 	capped := func() keyfirst.QueryAPI { return &short{api: api} }
 	page := func(ctx context.Context, _ resumable[T], cur query.Cursor) ([]T, query.Cursor, error) {
 		var next query.Cursor
-		p, err := q.Limit(k).After(cur).Page(ctx, failing(), query.WithNext(&next))
+		p, err := q.Limit(k).After(cur).Page(ctx, failing(), keyfirst.WithNext(&next))
 		if next != p.Next {
 			err = fmt.Errorf("WithNext %q, Page.Next %q", next, p.Next)
 		}
@@ -106,7 +106,7 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range queryStops(client, q, 23) {
 			t.Run(fmt.Sprintf("desc %v: events: %s", desc, st.Name), func(t *testing.T) {
-				if got := resumecheck.Chain(t, ctx, resumecheck.Of[Event, keyfirst.QueryAPI](q, query.WithNext), keyfirst.QueryAPI(client), st, eventID); !slices.Equal(got, wantIDs) {
+				if got := resumecheck.Chain(t, ctx, resumecheck.Of[Event, keyfirst.QueryAPI](q, keyfirst.WithNext), keyfirst.QueryAPI(client), st, eventID); !slices.Equal(got, wantIDs) {
 					t.Errorf("resumed: %v, want %v", got, wantIDs)
 				}
 			})
@@ -124,7 +124,7 @@ func TestQueryResumeNeverRepeats(t *testing.T) {
 	}
 	for _, st := range queryStops(client, c, 11) {
 		t.Run("collection: "+st.Name, func(t *testing.T) {
-			if got := resumecheck.Chain(t, ctx, resumecheck.Of[any, keyfirst.QueryAPI](c, query.WithNext), keyfirst.QueryAPI(client), st, describeItem); !slices.Equal(got, wantIDs) {
+			if got := resumecheck.Chain(t, ctx, resumecheck.Of[any, keyfirst.QueryAPI](c, keyfirst.WithNext), keyfirst.QueryAPI(client), st, describeItem); !slices.Equal(got, wantIDs) {
 				t.Errorf("resumed: %v, want %v", got, wantIDs)
 			}
 		})

@@ -55,7 +55,7 @@ type scanSpec struct {
 // must project every attribute of T, or the scan is refused with
 // [ProblemProjection]; [ScanView] reads the attributes of one that does
 // not. optFns apply to every call.
-func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*Options)) Scan[T] {
+func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*keyfirst.Options)) Scan[T] {
 	s := Scan[T]{scanSpec: scanSpec{index: index}}
 	if e != nil {
 		s.src = entitySource(e, optFns)
@@ -85,18 +85,20 @@ type scanPlan struct {
 }
 
 // plan checks the scan and builds its request template.
-func (s Scan[T]) plan(optFns []func(*Options)) (*scanPlan, error) {
+func (s Scan[T]) plan(optFns []func(*keyfirst.Options)) (*scanPlan, error) {
 	if s.src == nil {
 		return nil, &Error{Index: s.index, Problem: ProblemSource, Detail: "start the scan with query.ScanIndex(entity, index), with a non-nil entity"}
 	}
 	t := s.src.table
 	f := failer{table: t.Name(), index: s.index}
-	p := &scanPlan{plan: plan{table: t.Name(), index: s.index, opts: resolve(s.src.opts, optFns)}, segments: 1}
-	if err := p.opts.check(p.table, p.index); err != nil {
+	p := &scanPlan{plan: plan{table: t.Name(), index: s.index}, segments: 1}
+	var err error
+	if p.opts, err = resolve("Scan", p.table, p.index, s.src.opts, optFns); err != nil {
 		return nil, err
 	}
-	if p.opts.Next != nil {
-		return nil, f.fail("", ProblemOption, "a Scan has no cursor: drop WithNext", nil)
+	if p.opts.Next != nil || p.opts.CursorKey != nil {
+		return nil, f.fail("", ProblemOption, "a Scan has no cursor: drop WithNext and WithCursorKey",
+			&keyfirst.OptionError{Op: "Scan", Option: "WithNext/WithCursorKey", Detail: "a Scan has no cursor"})
 	}
 	if s.fromErr != nil {
 		return nil, f.fail("", ProblemPattern, "", s.fromErr)
@@ -182,9 +184,9 @@ type batch struct {
 // The iterator is single-use: ranging over it a second time yields
 // [ErrReused]. Errors are yielded with the zero T and end the iteration:
 // first the scan's [*Error] (before any request), then the first
-// [*RequestError] of any segment, or a [*DecodeError]. [Options.Capacity]
+// [*RequestError] of any segment, or a [*DecodeError]. [keyfirst.WithCapacity]
 // receives the capacity of every request, on the iterating goroutine.
-func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
+func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfirst.Options)) iter.Seq2[T, error] {
 	build := func() (*scanPlan, error) { return s.plan(optFns) }
 	return singleUse(build, client == nil, func(p *scanPlan, yield func(T, error) bool) {
 		var zero T
@@ -248,6 +250,6 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*Option
 
 // Collect reads every item of the index into a slice, as [Scan.All] does.
 // On an error it returns the items read before it.
-func (s Scan[T]) Collect(ctx context.Context, client ScanAPI, optFns ...func(*Options)) ([]T, error) {
+func (s Scan[T]) Collect(ctx context.Context, client ScanAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
 	return collect(s.All(ctx, client, optFns...))
 }

@@ -40,7 +40,7 @@ func TestScanSparseIndex(t *testing.T) {
 		t.Run(fmt.Sprintf("segments=%d", segments), func(t *testing.T) {
 			var capacity keyfirst.Capacity
 			got, err := query.ScanOn(s.customers, customerIndex).Segments(segments).
-				Collect(context.Background(), client, query.TotalCapacity(&capacity))
+				Collect(context.Background(), client, keyfirst.WithCapacity(&capacity))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestScanRefused(t *testing.T) {
 	tests := []struct {
 		name    string
 		scan    query.Scan[Order]
-		opts    []func(*query.Options)
+		opts    []func(*keyfirst.Options)
 		problem query.Problem
 	}{
 		{"the table", query.ScanIndex(s.orders, ""), nil, query.ProblemNotScannable},
@@ -90,7 +90,7 @@ func TestScanRefused(t *testing.T) {
 		{"0 segments", query.ScanIndex(s.orders, "CustomerIndex").Segments(0), nil, query.ProblemSegments},
 		{"too many segments", query.ScanIndex(s.orders, "CustomerIndex").Segments(query.MaxSegments + 1), nil, query.ProblemSegments},
 		{"consistent read on a GSI", query.ScanIndex(s.orders, "CustomerIndex").ConsistentRead(), nil, query.ProblemConsistentRead},
-		{"a cursor", query.ScanIndex(s.orders, "CustomerIndex"), []func(*query.Options){query.WithNext(new(query.Cursor))}, query.ProblemOption},
+		{"a cursor", query.ScanIndex(s.orders, "CustomerIndex"), []func(*keyfirst.Options){keyfirst.WithNext(new(query.Cursor))}, query.ProblemOption},
 		{"nil entity", query.ScanIndex[Order](nil, "CustomerIndex"), nil, query.ProblemSource},
 		{"a pattern the entity does not bind", query.ScanOn(s.orders, customerIndex), nil, query.ProblemPattern},
 		{"the zero pattern", query.ScanOn(s.orders, keyfirst.Pattern[string, string]{}), nil, query.ProblemPattern},

@@ -374,7 +374,7 @@ func TestCursorFormatUnchanged(t *testing.T) {
 	t.Parallel()
 	const body = "eyJ2IjoxLCJiIjoiRFFIb3ZzOGdzbXBLS3VKVHNBd0FaVDlkIiwiayI6W3sibiI6Ik93bmVyIiwidCI6IlMiLCJzIjoiYW5uIn0seyJuIjoiUEsiLCJ0IjoiUyIsInMiOiJPI2FubiJ9LHsibiI6IlJhbmsiLCJ0IjoiTiIsInMiOiI3In0seyJuIjoiU0siLCJ0IjoiUyIsInMiOiJUI3gifV19"
 	p, q := thingPlan(t, "ann")
-	signed, _ := thingPlan(t, "ann", WithCursorKey([]byte(strings.Repeat("k", 32))))
+	signed, _ := thingPlan(t, "ann", keyfirst.WithCursorKey([]byte(strings.Repeat("k", 32))))
 	between, err := planOf(q.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc())
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ import (
 //
 // It is bound to the read: the table, the index, the sort key condition
 // and the direction; handed to another read it is refused with
-// [query.ErrCursorMismatch]. With the query package's CursorKey option it
+// [query.ErrCursorMismatch]. With [keyfirst.WithCursorKey] it
 // carries an HMAC-SHA256 and a changed or unsigned one is refused with
 // [query.ErrCursorTampered]. Unsigned, it is checked as strictly as the
 // read can check it: it must be written in the library's one form

@@ -114,7 +114,7 @@
 // last item's place in the merged order and every shard's position. An error in one
 // shard fails the read with a [*ShardError] naming the shard; breaking
 // out of All, cancelling the context or an error stops every shard query
-// before the call returns. However a call stops, [NextCursor] receives
+// before the call returns. However a call stops, [keyfirst.WithNext] receives
 // the cursor after the last item it returned: the read resumes from it
 // with no item repeated or skipped. [Cost] reports the requests, items
 // read and capacity of each shard and in total. A read goes through the

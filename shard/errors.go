@@ -121,6 +121,7 @@ const (
 	ReadQuery                              // the shard query is refused by the query package (condition, pattern, options)
 	ReadCursor                             // the cursor is malformed, changed or another read's
 	ReadBinding                            // the entity writes the index with another declaration (shard count) than the Index read or re-sharded
+	ReadOption                             // an option the read does not take, or of an invalid value (a *keyfirst.OptionError)
 )
 
 var readProblemText = map[ReadProblem]string{
@@ -131,6 +132,7 @@ var readProblemText = map[ReadProblem]string{
 	ReadQuery:       "invalid shard query",
 	ReadCursor:      "invalid cursor",
 	ReadBinding:     "entity of another binding",
+	ReadOption:      "invalid option",
 }
 
 // String describes the problem.

@@ -15,9 +15,17 @@ import (
 )
 
 // start checks the read and every shard query, before any request.
-func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], error) {
-	fail := func(p ReadProblem, detail string, err error) (*merge[T], error) {
-		return nil, &ReadError{Index: r.index, Problem: p, Detail: detail, Err: err}
+func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool, optFns []func(*keyfirst.Options)) (*merge[T], options, error) {
+	var o options
+	fail := func(p ReadProblem, detail string, err error) (*merge[T], options, error) {
+		return nil, o, &ReadError{Index: r.index, Problem: p, Detail: detail, Err: err}
+	}
+	if r.on != nil {
+		var err error
+		if o, err = resolveOptions(r.index, r.opts, optFns); err != nil {
+			return nil, o, err
+		}
+		r.secret = o.secret
 	}
 	switch {
 	case r.on == nil:
@@ -46,7 +54,7 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 	if r.after != "" {
 		pos, place, err := r.resume(bind)
 		if err != nil {
-			return nil, err
+			return nil, o, err
 		}
 		// A shard the cursor has no position for (none of its items came
 		// before the place, or it was added by a change of the shard
@@ -56,13 +64,13 @@ func (r Reader[T]) start(client keyfirst.QueryAPI, onePage bool) (*merge[T], err
 		}
 		m.after = place
 	}
-	return m, nil
+	return m, o, nil
 }
 
 // partQuery is the query of partition part, with the read's condition
 // and direction.
 func (r Reader[T]) partQuery(part string) query.Query[T] {
-	q := r.sort(r.on(part))
+	q := r.sort(r.on(part, r.secret))
 	if r.desc {
 		q = q.Desc()
 	}
@@ -461,7 +469,7 @@ func (m *merge[T]) receive(f fetched[T]) error {
 	s.fetches++
 	s.cost.Requests += f.requests
 	s.cost.Items += len(f.page.Items)
-	addCapacity(&s.cost.Capacity, f.page.Capacity)
+	s.cost.Capacity.Add(f.page.Capacity)
 	if f.err != nil {
 		return &ShardError{Shard: s.n, Partition: s.part, Err: f.err}
 	}
@@ -520,24 +528,9 @@ func (m *merge[T]) cost() Cost {
 		c.Shards[i] = s.cost
 		c.Requests += s.cost.Requests
 		c.Items += s.cost.Items
-		addCapacity(&c.Capacity, s.cost.Capacity)
+		c.Capacity.Add(s.cost.Capacity)
 	}
 	return c
-}
-
-// addCapacity adds b to a.
-func addCapacity(a *keyfirst.Capacity, b keyfirst.Capacity) {
-	a.Total += b.Total
-	a.Read += b.Read
-	a.Write += b.Write
-	a.Table += b.Table
-	a.Requests += b.Requests
-	for name, u := range b.Indexes {
-		if a.Indexes == nil {
-			a.Indexes = map[string]float64{}
-		}
-		a.Indexes[name] += u
-	}
 }
 
 // countingClient counts the Query requests of one fetch.

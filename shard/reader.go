@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/keys"
@@ -32,12 +33,13 @@ import (
 // package doc).
 type Reader[T any] struct {
 	index   string
-	on      func(partition string) query.Query[T]
+	on      func(partition string, secret []byte) query.Query[T]
 	parts   []string
 	order   []string // the merged order: the index's sort key, then the table's key
 	nSort   int      // the number of sort key attributes at the start of order
 	pkey    string   // the index's partition key attribute, which holds parts
-	secret  []byte
+	secret  []byte   // the resolved CursorKey, set by start
+	opts    []func(*keyfirst.Options)
 	sort    func(query.Query[T]) query.Query[T]
 	desc    bool
 	limit   int
@@ -52,14 +54,14 @@ type Reader[T any] struct {
 }
 
 // Query starts a read of sharded index ix through entity e, which binds
-// ix ([Index.Binding]); optFns are the query package's options of every
-// shard query (a CursorKey also signs the reader's cursors). The read
+// ix ([Index.Binding]); optFns apply to every terminal call, before the
+// call's own (see [Reader.All] for those it takes). The read
 // covers [Index.ReadPartitions]. ix must be the very declaration whose
 // Binding is in e's [keyfirst.EntitySpec.Keys]: another declaration of
 // the same pattern (of another shard count, which would read some of the
 // shards only) is refused by every terminal call before any request, with
 // a [*ReadError] ([ReadBinding]).
-func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*query.Options)) Reader[T] {
+func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*keyfirst.Options)) Reader[T] {
 	r := Reader[T]{sort: func(q query.Query[T]) query.Query[T] { return q }}
 	if e == nil || ix == nil {
 		return r
@@ -70,8 +72,13 @@ func Query[T, S any](e *keyfirst.Entity[T], ix *Index[T, S], optFns ...func(*que
 		r.otherDecl = fmt.Sprintf("entity %s binds pattern %s with another declaration than this Index (%d shards, reading %d): read through the Index whose Binding is in its EntitySpec.Keys",
 			e.Type(), ix.p, len(ix.parts), len(ix.read))
 	}
-	r.index, r.parts, r.secret = ix.p.IndexName(), ix.read, cursorKey(optFns)
-	r.on = func(part string) query.Query[T] { return query.On(e, ix.p, part, optFns...) }
+	r.index, r.parts, r.opts = ix.p.IndexName(), ix.read, slices.Clone(optFns)
+	r.on = func(part string, secret []byte) query.Query[T] {
+		if secret == nil {
+			return query.On(e, ix.p, part)
+		}
+		return query.On(e, ix.p, part, keyfirst.WithCursorKey(secret))
+	}
 	r.pkey = ix.p.Index().PartitionKey[0].Name
 	for _, a := range ix.p.Index().SortKey {
 		r.order = append(r.order, a.Name)
@@ -113,7 +120,7 @@ func (r Reader[T]) Limit(n int) Reader[T] {
 }
 
 // After resumes the merged order exactly after the item at which c was
-// made ([Page.Next], [NextCursor]). The empty Cursor starts from the
+// made ([Page.Next], [keyfirst.WithNext]). The empty Cursor starts from the
 // beginning. A cursor of another index, condition or direction, a
 // changed or malformed one is refused before any request (see [Cursor]).
 func (r Reader[T]) After(c Cursor) Reader[T] {
@@ -174,52 +181,73 @@ type ShardCost struct {
 	Capacity  keyfirst.Capacity
 }
 
-// Options configure a terminal call of a [Reader].
-type Options struct {
-	// Cost, when set, receives the cost of the call (replacing what it
-	// held), also when it ends early or with an error (a call refused
-	// before any request leaves it as it was).
-	Cost *Cost
-	// Next, when set, receives the cursor after the last item the call
-	// returned, however it stopped: at its limit, at the end of a Page,
-	// when the loop over All breaks, when ctx ends or a shard's query
-	// fails (the cursor the call started from when no item was returned,
-	// as a failed Page returns none). Resumed with [Reader.After], the
-	// read goes on exactly after that item: no item is repeated or
-	// skipped. It is empty once the read is done. A call refused before
-	// any request (a [*ReadError]) leaves it as it was.
-	Next *Cursor
+// options are what a [Reader]'s calls take of [keyfirst.Options].
+type options struct {
+	// capacity, when set, receives the capacity the call consumed, added
+	// to what it holds ([keyfirst.WithCapacity]).
+	capacity *keyfirst.Capacity
+	// cost, when set, receives the cost of the call ([WithCost]).
+	cost *Cost
+	// next, when set, receives the cursor after the last item the call
+	// returned ([keyfirst.WithNext] of a *shard.Cursor).
+	next *Cursor
+	// secret is the CursorKey: it signs the reader's cursors and the
+	// shard queries'.
+	secret []byte
 }
 
-// WithCost stores the call's cost in c.
-func WithCost(c *Cost) func(*Options) { return func(o *Options) { o.Cost = c } }
+// WithCost stores the cost of a [Reader]'s call in c (replacing what it
+// held), per shard and in total, also when the call ends early or with an
+// error (a call refused before any request leaves it as it was). The
+// capacity alone is [keyfirst.WithCapacity], as for every other call.
+func WithCost(c *Cost) func(*keyfirst.Options) { return keyfirst.WithSetting("WithCost", c) }
 
-// cursorKey is the CursorKey the query package's options set, if any.
-func cursorKey(optFns []func(*query.Options)) []byte {
-	var o query.Options
-	for _, fn := range optFns {
-		if fn != nil {
-			fn(&o)
+// resolveOptions applies base then call and refuses what a read does not
+// take: a [*ReadError] (ReadOption) wrapping a [*keyfirst.OptionError].
+func resolveOptions(index string, base, call []func(*keyfirst.Options)) (options, error) {
+	refuse := func(err error) (options, error) {
+		return options{}, &ReadError{Index: index, Problem: ReadOption, Err: err}
+	}
+	ko, err := keyfirst.Apply("Read", append(slices.Clip(base), call...))
+	if err != nil {
+		return refuse(err)
+	}
+	o := options{capacity: ko.Capacity, secret: ko.CursorKey}
+	take := func(s keyfirst.Setting) bool {
+		switch v := s.Value.(type) {
+		case *Cost:
+			o.cost = v
+		case *Cursor:
+			o.next = v
+		default:
+			return false
+		}
+		return true
+	}
+	if err := ko.Refuse("Read", take, "a shard read takes WithCost and WithNext of a *shard.Cursor only"); err != nil {
+		return refuse(err)
+	}
+	for _, bad := range []struct {
+		set    bool
+		option string
+	}{{ko.ConsistentRead, "ConsistentRead"}, {ko.CreateOnly, "CreateOnly"}, {ko.Retries(), "MaxAttempts/RetryBaseDelay/RetryMaxDelay"}} {
+		if bad.set {
+			return refuse(&keyfirst.OptionError{Op: "Read", Option: bad.option, Detail: "a shard read takes WithCapacity, WithCost, WithNext and WithCursorKey"})
 		}
 	}
-	return o.CursorKey
+	return o, nil
 }
-
-// NextCursor stores in c the cursor after the last item the call returned
-// (named apart from query.WithNext, whose cursor is a query.Cursor).
-func NextCursor(c *Cursor) func(*Options) { return func(o *Options) { o.Next = c } }
 
 // Page reads one page: with Limit n, exactly the first min(n, remaining)
 // items of the merged order; without a limit, the items the first round
 // of shard queries (one DynamoDB page each) orders for certain. On an
 // error, the page is empty (never a partial merge) and its Next (and
-// [NextCursor]) is the cursor the call started from.
-func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) (Page[T], error) {
-	m, err := r.start(client, true)
+// [keyfirst.WithNext]) is the cursor the call started from.
+func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) (Page[T], error) {
+	m, opts, err := r.start(client, true, optFns)
 	if err != nil {
 		return Page[T]{}, err
 	}
-	opts := callOptions(optFns)
 	var page Page[T]
 	err = m.run(ctx, func(v T) bool { page.Items = append(page.Items, v); return true })
 	page.Cost = m.cost()
@@ -243,19 +271,27 @@ func (r Reader[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ..
 // Errors are yielded with the zero T and end the iteration: first a
 // [*ReadError] (before any request), then a [*ShardError]. Breaking out of
 // the loop, cancelling ctx or an error in one shard stops every shard
-// query; the iterator returns when all of them have. However it stops,
-// [NextCursor] receives the cursor after the last item yielded (before the
-// error is yielded), so that a resumed read neither repeats nor skips an
-// item; when the loop body panics, after the last item it finished.
-func (r Reader[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) iter.Seq2[T, error] {
+// query; the iterator returns when all of them have.
+//
+// The calls take, given to [Query] or to the call, [keyfirst.WithCursorKey]
+// (it signs the reader's cursors and the shard queries'),
+// [keyfirst.WithCapacity] (the capacity the call consumed, added to what
+// it holds), [WithCost] (the cost per shard) and [keyfirst.WithNext] of a
+// *[Cursor]; any other option is a [*ReadError] (ReadOption) before any
+// request. However the call stops, WithNext receives the cursor after
+// the last item yielded (before the error is yielded), so that a resumed
+// read neither repeats nor skips an item; when the loop body panics,
+// after the last item it finished. WithNext, WithCost and WithCapacity
+// are stored also when the call ends early or with an error; a call
+// refused before any request leaves them as they were.
+func (r Reader[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
-		m, err := r.start(client, false)
+		m, opts, err := r.start(client, false, optFns)
 		if err != nil {
 			yield(zero, err)
 			return
 		}
-		opts := callOptions(optFns)
 		stored := false
 		defer func() {
 			if !stored { // the loop body panicked
@@ -282,7 +318,7 @@ func (r Reader[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 
 // Collect reads the merged order into a slice, as [Reader.All] does. On an
 // error it returns the items read before it.
-func (r Reader[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*Options)) ([]T, error) {
+func (r Reader[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
 	var out []T
 	for v, err := range r.All(ctx, client, optFns...) {
 		if err != nil {
@@ -293,22 +329,15 @@ func (r Reader[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns
 	return out, nil
 }
 
-func callOptions(fns []func(*Options)) Options {
-	var o Options
-	for _, fn := range fns {
-		if fn != nil {
-			fn(&o)
-		}
+// store hands the call's cost, capacity and cursor to the caller.
+func (o options) store(c Cost, next Cursor) {
+	if o.cost != nil {
+		*o.cost = c
 	}
-	return o
-}
-
-// store hands the call's cost and cursor to the caller.
-func (o Options) store(c Cost, next Cursor) {
-	if o.Cost != nil {
-		*o.Cost = c
+	if o.capacity != nil {
+		o.capacity.Add(c.Capacity)
 	}
-	if o.Next != nil {
-		*o.Next = next
+	if o.next != nil {
+		*o.next = next
 	}
 }

@@ -93,7 +93,7 @@ func TestMergeEqualsReference(t *testing.T) {
 	m, ctx := localMerge(t)
 	items := spreadItems(5000)
 	m.load(t, ctx, items)
-	key := query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
+	key := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
 	rng := query.Attr("spread_sk").Between(query.S("B10"), query.S("B14"))
 	refRng := query.Attr("spread_ref_sk").Between(query.S("B10"), query.S("B14"))
 	bucket, id := func(v Item) string { return v.Bucket }, func(v Item) string { return v.ID }
@@ -156,7 +156,7 @@ func TestReaderBadInputs(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m := merging{orders: mergeOrders, items: mergeItems}
-	key := query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
+	key := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
 	r := shard.Query(m.items, spreadShards, key).SortAttr(query.Attr("spread_sk").Ge(query.S("B1")))
 	// A real cursor of r, made from canned pages.
 	cur := cursorOf(t, r)
@@ -218,7 +218,7 @@ func TestReadOtherDeclaration(t *testing.T) {
 	var cost shard.Cost
 	calls := map[string]func() error{
 		"Page": func() error {
-			_, err := r.Page(ctx, noCalls{T: t}, shard.NextCursor(&next), shard.WithCost(&cost))
+			_, err := r.Page(ctx, noCalls{T: t}, keyfirst.WithNext(&next), shard.WithCost(&cost))
 			return err
 		},
 		"Collect": func() error { _, err := r.Collect(ctx, noCalls{T: t}); return err },
@@ -329,7 +329,7 @@ func TestReaderFaults(t *testing.T) {
 	t.Run("caller breaks early", func(t *testing.T) {
 		var next shard.Cursor
 		n := 0
-		for v, err := range shard.Query(m.items, spreadShards).All(ctx, m.client, shard.NextCursor(&next)) {
+		for v, err := range shard.Query(m.items, spreadShards).All(ctx, m.client, keyfirst.WithNext(&next)) {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,8 +26,8 @@ type ReshardAPI interface {
 // restart of the process. It is bound to the table (the name of the
 // entity's binding, [keyfirst.Table.Named]) and the index of its pass: a
 // pass on another table or index refuses it with [query.ErrCursorMismatch]
-// before any request. With a CursorKey among the shard queries' options
-// ([ReshardOptions.Query]) it is signed with HMAC-SHA256, and a changed or
+// before any request. With [keyfirst.WithCursorKey] among the pass's
+// options it is signed with HMAC-SHA256, and a changed or
 // unsigned one is refused with [query.ErrCursorTampered]: a hand-edited
 // shard number cannot skip shards. Signed or not, a checkpoint is the one
 // encoding of its position that a pass writes: another (a field dropped,
@@ -63,40 +63,89 @@ type ReshardStats struct {
 	Next Checkpoint
 }
 
-// ReshardOptions configure [Index.Reshard].
-type ReshardOptions struct {
-	// From resumes a pass where it stopped; empty starts from the first
-	// shard.
-	From Checkpoint
-	// Items, when positive, stops the pass after it has read that many
-	// items (a chunk of work per call, say one per scheduled run): resume
-	// with the Next it returns.
-	Items int
-	// Progress, when set, is called after each page of items with the
-	// pass's figures so far; store its Next to resume after a crash.
-	Progress func(ReshardStats)
-	// Query are the query package's options of the shard queries; a
-	// CursorKey among them signs the checkpoints too.
-	Query []func(*query.Options)
+// reshardOptions are what [Index.Reshard] takes of [keyfirst.Options].
+type reshardOptions struct {
+	from     Checkpoint
+	items    int
+	progress func(ReshardStats)
+	// query are the options of the shard queries (CursorKey, Capacity),
+	// modify those of the rewrites (Capacity, MaxAttempts and delays).
+	query, modify []func(*keyfirst.Options)
+	secret        []byte
 }
 
-// WithCheckpoint resumes a re-shard pass at c.
-func WithCheckpoint(c Checkpoint) func(*ReshardOptions) {
-	return func(o *ReshardOptions) { o.From = c }
+// reshardItems is the value of WithItems.
+type reshardItems int
+
+// WithCheckpoint resumes a re-shard pass at c; empty starts from the
+// first shard.
+func WithCheckpoint(c Checkpoint) func(*keyfirst.Options) {
+	return keyfirst.WithSetting("WithCheckpoint", c)
 }
 
-// WithItems stops a re-shard pass after it has read n items.
-func WithItems(n int) func(*ReshardOptions) { return func(o *ReshardOptions) { o.Items = n } }
+// WithItems stops a re-shard pass after it has read n items (n positive):
+// a chunk of work per call, say one per scheduled run; resume with the
+// Next it returns.
+func WithItems(n int) func(*keyfirst.Options) {
+	return keyfirst.WithSetting("WithItems", reshardItems(n))
+}
 
-// WithProgress reports a re-shard pass's figures after each page.
-func WithProgress(fn func(ReshardStats)) func(*ReshardOptions) {
-	return func(o *ReshardOptions) { o.Progress = fn }
+// WithProgress reports a re-shard pass's figures after each page of
+// items; store its Next to resume after a crash.
+func WithProgress(fn func(ReshardStats)) func(*keyfirst.Options) {
+	return keyfirst.WithSetting("WithProgress", fn)
+}
+
+// reshardOptionsOf resolves the options of a re-shard pass.
+func reshardOptionsOf(fns []func(*keyfirst.Options)) (reshardOptions, error) {
+	ko, err := keyfirst.Apply("Reshard", fns)
+	if err != nil {
+		return reshardOptions{}, err
+	}
+	o := reshardOptions{secret: ko.CursorKey}
+	take := func(s keyfirst.Setting) bool {
+		switch v := s.Value.(type) {
+		case Checkpoint:
+			o.from = v
+		case reshardItems:
+			o.items = int(v)
+		case func(ReshardStats):
+			o.progress = v
+		default:
+			return false
+		}
+		return true
+	}
+	if err := ko.Refuse("Reshard", take, "a re-shard pass takes WithCheckpoint, WithItems and WithProgress of package shard"); err != nil {
+		return o, err
+	}
+	if ko.ConsistentRead || ko.CreateOnly {
+		return o, &keyfirst.OptionError{Op: "Reshard", Option: "ConsistentRead/CreateOnly", Detail: "a re-shard pass takes WithCapacity, WithCursorKey, WithMaxAttempts and the retry delays"}
+	}
+	if ko.CursorKey != nil {
+		o.query = append(o.query, keyfirst.WithCursorKey(ko.CursorKey))
+	}
+	if ko.Capacity != nil {
+		o.query = append(o.query, keyfirst.WithCapacity(ko.Capacity))
+		o.modify = append(o.modify, keyfirst.WithCapacity(ko.Capacity))
+	}
+	if ko.Retries() {
+		o.modify = append(o.modify, func(m *keyfirst.Options) {
+			m.MaxAttempts, m.RetryBaseDelay, m.RetryMaxDelay = ko.MaxAttempts, ko.RetryBaseDelay, ko.RetryMaxDelay
+		})
+	}
+	return o, nil
 }
 
 // reshardPage is the number of items a pass reads per query.
 const reshardPage = 100
 
-// Reshard is the pass that completes a change of the shard count: it
+// Reshard is the pass that completes a change of the shard count. It takes
+// [WithCheckpoint], [WithItems] and [WithProgress], and of the options every
+// call shares [keyfirst.WithCursorKey] (it signs the checkpoints and the
+// shard queries' cursors), [keyfirst.WithCapacity] (what the pass's
+// queries and rewrites consumed) and [keyfirst.WithMaxAttempts] and the
+// retry delays (those of each rewrite, as [keyfirst.Entity.Modify]). It
 // reads every shard a read covers ([Index.ReadPartitions], the larger of
 // Shards and PreviousShards), and rewrites each item that is not on the
 // shard the current count gives it, through e ([keyfirst.Entity.Modify]
@@ -132,44 +181,43 @@ const reshardPage = 100
 // to a shard the pass reads later (on its shard there: no write). Bad input is a [*ReadError]
 // before any request: a nil entity or client, a negative Items, a
 // checkpoint of another table, index, count or shard, a changed or
-// unsigned checkpoint for a signed pass. An entity bound with another
+// unsigned checkpoint for a signed pass, an option the pass does not take
+// ([ReadOption]). An entity bound with another
 // Index's Binding (the old shard count) is a [*ReadError] ([ReadBinding])
 // at the first item it would move, before that item is written.
-func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, optFns ...func(*ReshardOptions)) (ReshardStats, error) {
-	var o ReshardOptions
-	for _, fn := range optFns {
-		if fn != nil {
-			fn(&o)
-		}
-	}
+func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, optFns ...func(*keyfirst.Options)) (ReshardStats, error) {
 	var st ReshardStats
 	fail := func(p ReadProblem, detail string, err error) (ReshardStats, error) {
 		return st, &ReadError{Index: x.p.IndexName(), Problem: p, Detail: detail, Err: err}
+	}
+	o, err := reshardOptionsOf(optFns)
+	if err != nil {
+		return fail(ReadOption, "", err)
 	}
 	switch {
 	case e == nil:
 		return fail(ReadSource, "Reshard needs the entity whose binding writes the index", nil)
 	case client == nil:
 		return fail(ReadClient, "pass a *dynamodb.Client or another implementation", nil)
-	case o.Items < 0:
-		return fail(ReadLimit, fmt.Sprintf("WithItems(%d): give a positive number of items, or none", o.Items), nil)
+	case o.items < 0:
+		return fail(ReadLimit, fmt.Sprintf("WithItems(%d): give a positive number of items, or none", o.items), nil)
 	}
-	table, secret := e.Table().Name(), cursorKey(o.Query)
-	at, err := x.openCheckpoint(table, o.From, secret)
+	table, secret := e.Table().Name(), o.secret
+	at, err := x.openCheckpoint(table, o.from, secret)
 	if err != nil {
 		return fail(ReadCursor, "", err)
 	}
-	st.Next = o.From
+	st.Next = o.from
 	for ; at.I < len(x.read); at = (checkpointPayload{I: at.I + 1}) {
 		part := x.read[at.I]
-		q := query.On(e, x.p, part, o.Query...).After(query.Cursor(at.C))
+		q := query.On(e, x.p, part, o.query...).After(query.Cursor(at.C))
 		if _, err := q.Fingerprint(); err != nil {
 			return fail(ReadQuery, "", err)
 		}
 		for {
 			size := reshardPage
-			if o.Items > 0 {
-				if size = min(size, o.Items-st.Read); size == 0 {
+			if o.items > 0 {
+				if size = min(size, o.items-st.Read); size == 0 {
 					return st, nil
 				}
 			}
@@ -178,7 +226,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 				if cerr := ctx.Err(); cerr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: cerr}
 				}
-				moved, gone, mverr := x.place(ctx, e, client, part, v)
+				moved, gone, mverr := x.place(ctx, e, client, part, v, o.modify)
 				if mverr != nil {
 					return st, &ShardError{Shard: at.I, Partition: part, Err: mverr}
 				}
@@ -198,8 +246,8 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			if err != nil {
 				return st, &ShardError{Shard: at.I, Partition: part, Err: err}
 			}
-			if o.Progress != nil {
-				o.Progress(st)
+			if o.progress != nil {
+				o.progress(st)
 			}
 			if page.Next == "" {
 				break
@@ -217,7 +265,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 // the meantime. The rewrite is not cancelled with ctx: a write whose
 // answer a cancel lost may have been applied, and the checkpoint would
 // stand before an item already moved.
-func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, part string, v T) (moved, gone bool, err error) {
+func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client ReshardAPI, part string, v T, opts []func(*keyfirst.Options)) (moved, gone bool, err error) {
 	if n, err := x.Shard(v); err == nil && x.parts[n] == part {
 		return false, false, nil
 	}
@@ -226,7 +274,7 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 		return false, false, err
 	}
 	// The stored item, read whole, is checked before it is written.
-	_, err = e.Modify(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) })
+	_, err = e.Modify(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) }, opts...)
 	if errors.Is(err, keyfirst.ErrNotFound) {
 		return false, true, nil
 	}

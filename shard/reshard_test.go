@@ -100,7 +100,7 @@ func localResharding(t *testing.T, n int) (resharding, context.Context) {
 func TestReshardWhileReading(t *testing.T) {
 	t.Parallel()
 	r, ctx := localResharding(t, 300)
-	key := query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
+	key := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
 	page, err := shard.Query(r.before, open3, key).Desc().Limit(7).Page(ctx, r.client)
 	if err != nil {
 		t.Fatal(err)
@@ -204,9 +204,7 @@ func TestReshardBadInputs(t *testing.T) {
 	onA := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-a"))))
 	onB := keyfirst.Must(e8.In(keyfirst.Must(schema8.Named("reshard-b"))))
 	ofA := firstCheckpoint(t, open8, onA)
-	signed := func(o *shard.ReshardOptions) {
-		o.Query = append(o.Query, query.WithCursorKey([]byte("0123456789abcdef0123456789abcdef")))
-	}
+	signed := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
 	signedOfA := firstCheckpoint(t, open8, onA, signed)
 	cases := []struct {
 		name    string
@@ -299,7 +297,7 @@ func TestReshardCheckpointEdits(t *testing.T) {
 // firstCheckpoint is the first checkpoint a pass of ix through e reports
 // on an index whose shards are all empty: at the start of shard 1, a shard
 // boundary.
-func firstCheckpoint[S any](t *testing.T, ix *shard.Index[Order, S], e *keyfirst.Entity[Order], optFns ...func(*shard.ReshardOptions)) shard.Checkpoint {
+func firstCheckpoint[S any](t *testing.T, ix *shard.Index[Order, S], e *keyfirst.Entity[Order], optFns ...func(*keyfirst.Options)) shard.Checkpoint {
 	t.Helper()
 	var cp shard.Checkpoint
 	if _, err := ix.Reshard(context.Background(), e, cannedEmpty{}, append(optFns, shard.WithProgress(func(s shard.ReshardStats) {

@@ -21,7 +21,7 @@ type resumable[T any] = resumecheck.Read[shard.Cursor, T, keyfirst.QueryAPI]
 // the real client api whose requests ask for 7 items at most: the query
 // of partition part fails on its second page. And a Page of a limit k
 // that fails there: its page is empty and it hands out (Next and
-// NextCursor) the cursor it started from; the next page goes on from it.
+// WithNext) the cursor it started from; the next page goes on from it.
 func stops[T any](api keyfirst.QueryAPI, r shard.Reader[T], part string, k int) []resumecheck.Stop[shard.Cursor, T, keyfirst.QueryAPI] {
 	boom := errors.New("boom")
 	failing := func() keyfirst.QueryAPI {
@@ -35,15 +35,15 @@ func stops[T any](api keyfirst.QueryAPI, r shard.Reader[T], part string, k int) 
 	capped := func() keyfirst.QueryAPI { return &faulty{api: api, page: 7} }
 	page := func(ctx context.Context, _ resumable[T], cur shard.Cursor) ([]T, shard.Cursor, error) {
 		var next shard.Cursor
-		p, err := r.Limit(k).After(cur).Page(ctx, failing(), shard.NextCursor(&next))
+		p, err := r.Limit(k).After(cur).Page(ctx, failing(), keyfirst.WithNext(&next))
 		if errors.Is(err, boom) {
 			if len(p.Items) != 0 || next != cur || p.Next != cur {
 				return p.Items, next, fmt.Errorf("a failed page returned %d items and handed out %q, Next %q: not its own cursor", len(p.Items), next, p.Next)
 			}
-			p, err = r.Limit(k).After(cur).Page(ctx, capped(), shard.NextCursor(&next))
+			p, err = r.Limit(k).After(cur).Page(ctx, capped(), keyfirst.WithNext(&next))
 		}
 		if err == nil && next != p.Next {
-			err = fmt.Errorf("NextCursor %q, Page.Next %q", next, p.Next)
+			err = fmt.Errorf("WithNext %q, Page.Next %q", next, p.Next)
 		}
 		return p.Items, next, err
 	}
@@ -53,7 +53,7 @@ func stops[T any](api keyfirst.QueryAPI, r shard.Reader[T], part string, k int) 
 
 // A resumed read never repeats an item: however a call stops (a shard's
 // query fails on its second page, the context is cancelled, the loop
-// breaks or panics, the limit), the cursor it hands out (NextCursor) resumes exactly
+// breaks or panics, the limit), the cursor it hands out (WithNext) resumes exactly
 // after the last item it returned. Call after call, each stopped the same
 // way, the items returned equal the full read item by item, in both
 // directions, on an index with a sort key (runs of equal values spread
@@ -86,7 +86,7 @@ func TestResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range stops(m.client, items, "S#0", 23) {
 			t.Run(fmt.Sprintf("desc %v: spread: %s", desc, st.Name), func(t *testing.T) {
-				got := resumecheck.Chain(t, ctx, resumecheck.Of[Item, keyfirst.QueryAPI](items, shard.NextCursor), keyfirst.QueryAPI(m.client), st, func(v Item) string { return v.ID })
+				got := resumecheck.Chain(t, ctx, resumecheck.Of[Item, keyfirst.QueryAPI](items, keyfirst.WithNext), keyfirst.QueryAPI(m.client), st, func(v Item) string { return v.ID })
 				if !slices.Equal(got, itemIDs(want)) {
 					t.Errorf("resumed: %s", firstDiff(got, itemIDs(want)))
 				}
@@ -102,7 +102,7 @@ func TestResumeNeverRepeats(t *testing.T) {
 		}
 		for _, st := range stops(s.client, regions, first, 9) {
 			t.Run(fmt.Sprintf("desc %v: by-region: %s", desc, st.Name), func(t *testing.T) {
-				got := resumecheck.Chain(t, ctx, resumecheck.Of[Order, keyfirst.QueryAPI](regions, shard.NextCursor), keyfirst.QueryAPI(s.client), st, func(o Order) string { return o.ID })
+				got := resumecheck.Chain(t, ctx, resumecheck.Of[Order, keyfirst.QueryAPI](regions, keyfirst.WithNext), keyfirst.QueryAPI(s.client), st, func(o Order) string { return o.ID })
 				if !slices.Equal(got, orderIDs(wantOrders)) {
 					t.Errorf("resumed: %s", firstDiff(got, orderIDs(wantOrders)))
 				}

@@ -160,7 +160,7 @@ func TestCustomersOnlyIndexScan(t *testing.T) {
 	for _, segments := range []int{1, 4} {
 		t.Run(fmt.Sprintf("%d segments", segments), func(t *testing.T) {
 			var c keyfirst.Capacity
-			got, err := query.ScanIndex(s.customers, customerIndex).Segments(segments).Collect(ctx, client, query.TotalCapacity(&c))
+			got, err := query.ScanIndex(s.customers, customerIndex).Segments(segments).Collect(ctx, client, keyfirst.WithCapacity(&c))
 			if err != nil {
 				t.Fatalf("scan: %v (an item that is not a Customer fails to decode)", err)
 			}

@@ -147,7 +147,7 @@ func BenchmarkWrite10Offline(b *testing.B) {
 
 // writeOrders writes os in one transaction per iteration, building the
 // actions each time.
-func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyfirst.Entity[Order], os []Order, opts ...func(*txn.Options)) {
+func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyfirst.Entity[Order], os []Order, opts ...func(*keyfirst.Options)) {
 	b.ReportAllocs()
 	for b.Loop() {
 		actions := make([]txn.Action, len(os))

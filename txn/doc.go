@@ -61,7 +61,7 @@
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD): that is how keyfirst
 // tells a version conflict from a missing item, and [Op.Stored] returns it
 // as T. A cancellation due only to conflicts or throttling is retried with
-// backoff, up to [Options.MaxAttempts] attempts.
+// backoff, up to [keyfirst.WithMaxAttempts] attempts.
 //
 // # Read transactions
 //
@@ -73,7 +73,7 @@
 // # Idempotency
 //
 // Every request carries a client request token that keyfirst sets:
-// [Options.Token], one derived from the content ([Options.ContentToken]),
+// [Token], one derived from the content ([ContentToken]),
 // or a random one made for the call and kept for its retries. DynamoDB
 // applies a transaction sent again with the same token, within 10 minutes,
 // once, and refuses the token with other content ([ErrTokenReused], from
@@ -135,7 +135,7 @@
 // for an entity without one every attribute it reads or writes (the guard
 // of keyfirst.Entity.Modify). When another writer came first the
 // transaction is cancelled with a version conflict, and Run reads and
-// decides again, with backoff, up to [Options.MaxAttempts] (default 100).
+// decides again, with backoff, up to [keyfirst.WithMaxAttempts] (default 100).
 // Seed 004 on DynamoDB Local: 8 buyers, 150 purchases of a stock of 100,
 // exactly 100 orders, stock 0, 50 out-of-stock errors.
 //

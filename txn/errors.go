@@ -51,7 +51,7 @@ var (
 	// item than the one the transaction changes or deletes: the stored
 	// markers are not in step with the items (written without [Unique]).
 	ErrMarkerOwner = errors.New("txn: unique marker of another item")
-	// ErrGaveUp: [Run] made [Options.MaxAttempts] attempts, each cancelled
+	// ErrGaveUp: [Run] made [keyfirst.WithMaxAttempts] attempts, each cancelled
 	// by other writers.
 	ErrGaveUp = errors.New("txn: attempts exhausted")
 )

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/txn"
 )
 
@@ -34,7 +35,7 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 	writes := []struct {
 		name    string
 		actions []txn.Action
-		opts    []func(*txn.Options)
+		opts    []func(*keyfirst.Options)
 		want    error
 	}{
 		{"empty", nil, nil, txn.ErrEmpty},
@@ -46,9 +47,14 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, txn.Name("id").AttributeExists())}, nil, keyfirst.ErrInvalidItem},
 		{"check without condition", []txn.Action{txn.Check(orders, orderKey, expression.ConditionBuilder{})}, nil, keyfirst.ErrInvalidOption},
 		{"nil action", []txn.Action{nil}, nil, nil},
-		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
-		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},
-		{"two tokens", []txn.Action{txn.Put(orders, o)}, []func(*txn.Options){txn.Token("a"), txn.ContentToken()}, keyfirst.ErrInvalidOption},
+		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
+		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},
+		{"two tokens", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token("a"), txn.ContentToken()}, keyfirst.ErrInvalidOption},
+		{"ConsistentRead", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){keyfirst.ConsistentRead()}, keyfirst.ErrInvalidOption},
+		{"CreateOnly", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){keyfirst.CreateOnly()}, keyfirst.ErrInvalidOption},
+		{"a cursor key", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){keyfirst.WithCursorKey([]byte("0123456789abcdef"))}, keyfirst.ErrInvalidOption},
+		{"a query's cursor", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){keyfirst.WithNext(new(query.Cursor))}, keyfirst.ErrInvalidOption},
+		{"a negative MaxAttempts", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){keyfirst.WithMaxAttempts(-1)}, keyfirst.ErrInvalidOption},
 	}
 	for _, c := range writes {
 		t.Run("Write/"+c.name, func(t *testing.T) {
@@ -74,6 +80,13 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 	}
 	if err := txn.Run(ctx, client, run, txn.Token("t")); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("Run with a token: %v", err)
+	}
+	var oe *keyfirst.OptionError
+	if err := txn.Run(ctx, client, run, keyfirst.WithNext(new(query.Cursor))); !errors.As(err, &oe) || oe.Option != "WithNext" {
+		t.Fatalf("Run with a query's cursor: %v", err)
+	}
+	if err := txn.Get(ctx, client, []txn.Reader{txn.Read(orders, orderKey)}, keyfirst.WithMaxAttempts(2)); !errors.As(err, &oe) {
+		t.Fatalf("Get with MaxAttempts: %v", err)
 	}
 
 	reads := make([]txn.Reader, 101)

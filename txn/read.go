@@ -108,20 +108,20 @@ var ErrNotRead = errors.New("txn: not read yet")
 // another entity type ([*ActionError]). An item stored under a key with
 // another entity type is an [*ActionError] wrapping
 // [keyfirst.ErrWrongEntityType].
-func Get(ctx context.Context, api GetAPI, reads []Reader, optFns ...func(*Options)) error {
+func Get(ctx context.Context, api GetAPI, reads []Reader, optFns ...func(*keyfirst.Options)) error {
 	o, err := buildOptions("Get", optFns)
 	if err != nil {
 		return err
 	}
-	if o.Token != "" || o.ContentToken || o.MaxAttempts != 0 {
-		return &keyfirst.OptionError{Op: "Get", Option: "Token/ContentToken/MaxAttempts", Detail: "only Write and Run take them"}
+	if o.Token != "" || o.ContentToken || o.MaxAttempts != 0 || o.RetryBaseDelay != 0 || o.RetryMaxDelay != 0 {
+		return &keyfirst.OptionError{Op: "Get", Option: "Token/ContentToken/MaxAttempts/RetryBaseDelay/RetryMaxDelay", Detail: "only Write and Run take them"}
 	}
 	_, err = get(ctx, api, reads, o)
 	return err
 }
 
 // get reads reads and returns the items as stored, by position.
-func get(ctx context.Context, api GetAPI, reads []Reader, o Options) ([]map[string]types.AttributeValue, error) {
+func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[string]types.AttributeValue, error) {
 	if len(reads) == 0 {
 		return nil, &LimitError{Err: ErrEmpty}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/txn"
 )
 
@@ -42,7 +43,7 @@ func TestCancellationReasons(t *testing.T) {
 	actions := func() []txn.Action {
 		return []txn.Action{txn.Put(orders, order("c1", "o1", Open, "x")), txn.Put(orders, order("c1", "o2", Open, "x"))}
 	}
-	fast := func(o *txn.Options) { o.RetryBaseDelay, o.RetryMaxDelay = time.Microsecond, time.Microsecond }
+	fast := func(o *keyfirst.Options) { o.RetryBaseDelay, o.RetryMaxDelay = time.Microsecond, time.Microsecond }
 	cases := []struct {
 		name   string
 		script [][]string

@@ -20,7 +20,7 @@ type RunAPI interface {
 // transaction require unchanged.
 type Tx struct {
 	api   GetAPI
-	o     Options
+	o     options
 	reads map[keyfirst.ItemID]map[string]types.AttributeValue
 }
 
@@ -52,7 +52,7 @@ func (tx *Tx) Get(ctx context.Context, reads ...Reader) error {
 // [keyfirst.ErrVersionConflict]; a conflicting transaction; throttling) it
 // calls fn again on fresh reads,
 // after a pause of exponential backoff with full jitter, up to
-// [Options.MaxAttempts] attempts (default 100); the last error then wraps
+// [keyfirst.WithMaxAttempts] attempts (default 100); the last error then wraps
 // [ErrGaveUp] too. fn must depend only on what it reads: it runs once per
 // attempt. An error of fn (out of stock, say) ends Run with that error,
 // and nothing is written; any other cancellation ends it at once.
@@ -60,7 +60,7 @@ func (tx *Tx) Get(ctx context.Context, reads ...Reader) error {
 // Run takes [ContentToken] (each attempt's content differs, and so does
 // its token) but not [Token]: one token for attempts with other content
 // would be [ErrTokenReused].
-func Run(ctx context.Context, api RunAPI, fn func(ctx context.Context, tx *Tx) ([]Action, error), optFns ...func(*Options)) error {
+func Run(ctx context.Context, api RunAPI, fn func(ctx context.Context, tx *Tx) ([]Action, error), optFns ...func(*keyfirst.Options)) error {
 	o, err := buildOptions("Run", optFns)
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func validToken(t string) bool {
 // tokenize gives the call a random token when the caller set none and
 // derives none: one per call of Write, kept for its retries, so that a
 // retry after a lost response is not applied twice.
-func (o *Options) tokenize() error {
+func (o *options) tokenize() error {
 	if o.Token != "" || o.ContentToken {
 		return nil
 	}

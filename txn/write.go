@@ -32,9 +32,16 @@ type WriteAPI interface {
 
 var _ WriteAPI = (*dynamodb.Client)(nil)
 
-// Options are the per-call options of [Write], [Get] and [Run], set with
-// functions as in the AWS SDK. The zero value is valid.
-type Options struct {
+// options are what [Write], [Get] and [Run] take of [keyfirst.Options]:
+// [keyfirst.WithCapacity] (the consumed capacity of every request,
+// ReturnConsumedCapacity=INDEXES), [keyfirst.WithMaxAttempts] (the
+// attempts of Write, default 5, while DynamoDB cancels the transaction
+// only for conflicts with other transactions or throttling, and of Run,
+// default 100, while other writers change what it read), the retry delays
+// RetryBaseDelay and RetryMaxDelay (the exponential backoff with full
+// jitter between attempts, defaults 25ms and 2s), and the package's own
+// [Token] and [ContentToken].
+type options struct {
 	// Token is the client request token of a write transaction: DynamoDB
 	// applies a transaction sent again with the same token (within 10
 	// minutes) once, and refuses the token with another transaction
@@ -46,33 +53,33 @@ type Options struct {
 	// window, even from another process; see the package documentation
 	// for when that is wrong.
 	ContentToken bool
-	// Capacity, when set, receives the consumed capacity of every request
-	// (ReturnConsumedCapacity=INDEXES).
-	Capacity *keyfirst.Capacity
-	// MaxAttempts bounds the attempts of Write (default 5) while DynamoDB
-	// cancels the transaction only for conflicts with other transactions
-	// or throttling, and of Run (default 100) while other writers change
-	// what it read.
-	MaxAttempts int
-	// RetryBaseDelay and RetryMaxDelay shape the exponential backoff with
-	// full jitter between attempts (defaults 25ms and 2s).
+	Capacity     *keyfirst.Capacity
+	MaxAttempts  int
+
 	RetryBaseDelay, RetryMaxDelay time.Duration
 }
 
-// Token sets [Options.Token].
-func Token(t string) func(*Options) { return func(o *Options) { o.Token = t } }
+// token and contentToken are the values of the settings Token and
+// ContentToken.
+type (
+	token        string
+	contentToken struct{}
+)
 
-// ContentToken sets [Options.ContentToken].
-func ContentToken() func(*Options) { return func(o *Options) { o.ContentToken = true } }
+// Token sets the client request token of a write transaction: DynamoDB
+// applies a transaction sent again with the same token (within 10
+// minutes) once, and refuses the token with another transaction
+// ([ErrTokenReused]). At most 36 characters of a-z, A-Z, 0-9 and '-'.
+func Token(t string) func(*keyfirst.Options) { return keyfirst.WithSetting("Token", token(t)) }
 
-// Consumed adds the capacity consumed by the call's requests to c (named
-// apart from keyfirst.WithCapacity and query.TotalCapacity, which set the
-// options of other calls: passing one for another would not compile).
-func Consumed(c *keyfirst.Capacity) func(*Options) { return func(o *Options) { o.Capacity = c } }
-
-// MaxAttempts sets [Options.MaxAttempts] (named apart from
-// keyfirst.WithMaxAttempts, which sets the options of the item operations).
-func MaxAttempts(n int) func(*Options) { return func(o *Options) { o.MaxAttempts = n } }
+// ContentToken derives the token of a write transaction from its content:
+// a hash of the request as sent, its maps in sorted order. Sending the
+// same transaction again is then a no-op within the idempotency window,
+// even from another process; see the package documentation for when that
+// is wrong.
+func ContentToken() func(*keyfirst.Options) {
+	return keyfirst.WithSetting("ContentToken", contentToken{})
+}
 
 // Default attempts of Write (conflicts and throttling only) and Run.
 const (
@@ -80,37 +87,52 @@ const (
 	defaultRunAttempts   = 100
 )
 
-func buildOptions(op string, fns []func(*Options)) (Options, error) {
-	var o Options
-	for _, fn := range fns {
-		if fn != nil {
-			fn(&o)
-		}
+func buildOptions(op string, fns []func(*keyfirst.Options)) (options, error) {
+	ko, err := keyfirst.Apply(op, fns)
+	if err != nil {
+		return options{}, err
 	}
-	refuse := func(option, detail string) (Options, error) {
+	o := options{Capacity: ko.Capacity, MaxAttempts: ko.MaxAttempts, RetryBaseDelay: ko.RetryBaseDelay, RetryMaxDelay: ko.RetryMaxDelay}
+	take := func(s keyfirst.Setting) bool {
+		switch v := s.Value.(type) {
+		case token:
+			o.Token = string(v)
+		case contentToken:
+			o.ContentToken = true
+		default:
+			return false
+		}
+		return true
+	}
+	if err := ko.Refuse(op, take, "a transaction takes Token and ContentToken of package txn only"); err != nil {
+		return o, err
+	}
+	refuse := func(option, detail string) (options, error) {
 		return o, &keyfirst.OptionError{Op: op, Option: option, Detail: detail}
 	}
 	switch {
+	case ko.ConsistentRead:
+		return refuse("ConsistentRead", "a transaction's reads are always consistent")
+	case ko.CreateOnly:
+		return refuse("CreateOnly", "use txn.Create for an action that creates an item")
+	case ko.CursorKey != nil:
+		return refuse("CursorKey", "a transaction has no cursor")
 	case o.Token != "" && o.ContentToken:
 		return refuse("Token/ContentToken", "set one or the other")
 	case o.Token != "" && !validToken(o.Token):
 		return refuse("Token", fmt.Sprintf("%q: DynamoDB takes 1 to 36 characters of a-z, A-Z, 0-9 and '-'", o.Token))
-	case o.MaxAttempts < 0:
-		return refuse("MaxAttempts", fmt.Sprintf("%d; use a positive number, or 0 for the default", o.MaxAttempts))
-	case o.RetryBaseDelay < 0 || o.RetryMaxDelay < 0:
-		return refuse("RetryBaseDelay/RetryMaxDelay", "delays cannot be negative")
 	}
 	return o, nil
 }
 
-func (o Options) attempts(def int) int {
+func (o options) attempts(def int) int {
 	if o.MaxAttempts == 0 {
 		return def
 	}
 	return o.MaxAttempts
 }
 
-func (o Options) returnCapacity() types.ReturnConsumedCapacity {
+func (o options) returnCapacity() types.ReturnConsumedCapacity {
 	if o.Capacity == nil {
 		return ""
 	}
@@ -130,13 +152,13 @@ func (o Options) returnCapacity() types.ReturnConsumedCapacity {
 // [*CanceledError] naming each failed action and why; errors.Is(err,
 // keyfirst.ErrVersionConflict) and friends hold on it. A cancellation due
 // only to conflicts with other transactions or to throttling is retried,
-// with the same token, up to [Options.MaxAttempts] attempts (default 5).
+// with the same token, up to [keyfirst.WithMaxAttempts] attempts (default 5).
 //
-// Every request carries a client request token: [Options.Token], one
-// derived from the content ([Options.ContentToken]), or else a random one
+// Every request carries a client request token: [Token], one
+// derived from the content ([ContentToken]), or else a random one
 // made for this call and kept for its retries. The SDK never fills in a
 // token of its own, so nothing of the caller's is ever modified.
-func Write(ctx context.Context, api WriteAPI, actions []Action, optFns ...func(*Options)) error {
+func Write(ctx context.Context, api WriteAPI, actions []Action, optFns ...func(*keyfirst.Options)) error {
 	o, err := buildOptions("Write", optFns)
 	if err != nil {
 		return err
@@ -145,7 +167,7 @@ func Write(ctx context.Context, api WriteAPI, actions []Action, optFns ...func(*
 }
 
 // write builds the transaction of actions and sends it.
-func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o Options, attempts int) error {
+func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o options, attempts int) error {
 	steps, at, err := buildSteps(actions, b)
 	if err != nil {
 		return err

@@ -173,7 +173,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 			}
 			p.Stock--
 			return []txn.Action{txn.Replace(products, p), txn.Create(orders, o)}, nil
-		}, txn.Consumed(&used))
+		}, keyfirst.WithCapacity(&used))
 		fmt.Fprintf(w, "\n%s buys %s (order %s): TransactGetItems %g RCU\n", o.CustomerID, o.ProductID, o.ID, used.Read)
 		var out *OutOfStockError
 		switch {

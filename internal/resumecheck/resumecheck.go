@@ -30,7 +30,7 @@ type reader[R any, C ~string, T, A, O any] interface {
 }
 
 // Of is r as the stops read it; next is the package's option that stores
-// the cursor a call hands out (query.WithNext, shard.NextCursor).
+// the cursor a call hands out (keyfirst.WithNext, keyfirst.WithNext).
 func Of[T, A any, R reader[R, C, T, A, O], C ~string, O any](r R, next func(*C) func(*O)) Read[C, T, A] {
 	at := func(cur C, limit int) R {
 		if limit > 0 {
