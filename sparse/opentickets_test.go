@@ -51,7 +51,7 @@ func TestOpenTicketsIndexStepByStep(t *testing.T) {
 				t.Fatalf("%s: %v", step, err)
 			}
 			stored = append(stored, tk)
-			raw := rawItem(t, client, name, ticketKey(id))
+			raw := rawItem(t, client, name, storedTicketKey(id))
 			_, hasBucket := raw["openBucket"]
 			_, hasOpenedAt := raw["openedAt"]
 			if hasBucket != tk.IsOpen() || hasOpenedAt != tk.IsOpen() {
