@@ -125,10 +125,12 @@ func TestSparseOmittedSortFieldRefused(t *testing.T) {
 	client := nocalls.Client{T: t}
 	open := openedTicket{ID: "a", Status: Open}
 	for path, write := range map[string]func() error{
-		"Item":       func() error { _, err := tickets.Item(open); return err },
-		"Put":        func() error { _, err := tickets.Put(ctx, client, open); return err },
-		"Replace":    func() error { _, err := tickets.Replace(ctx, client, open); return err },
-		"BatchWrite": func() error { return tickets.Table().BatchWrite(ctx, client, []keyfirst.WriteRequest{tickets.PutRequest(open)}) },
+		"Item":    func() error { _, err := tickets.Item(open); return err },
+		"Put":     func() error { _, err := tickets.Put(ctx, client, open); return err },
+		"Replace": func() error { _, err := tickets.Replace(ctx, client, open); return err },
+		"BatchWrite": func() error {
+			return tickets.Table().BatchWrite(ctx, client, []keyfirst.WriteRequest{tickets.PutRequest(open)})
+		},
 	} {
 		var ie *keyfirst.ItemError
 		if err := write(); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemMissingKey || ie.Index != openTicketsIndex || ie.Attribute != "openedAt" {
