@@ -1,67 +1,90 @@
-// Package sparse decides sparse-index membership at write time and tells
-// what a write costs on each index.
+// Package sparse tells what a write costs on each index of a table, and
+// states how the root package decides sparse-index membership.
 //
 // A sparse index holds only the items that carry its key attributes, so the
 // filtering happens when an item is written, and a query (or, for an index
 // that holds one entity type, a scan) reads only the subset it serves. Its
 // weak spot is the write path: one write that forgets to remove the
-// attribute, or sets it to "", silently corrupts the index. This package
-// states membership once, as a rule per entity and index; the root package's
-// write paths apply it on every write.
+// attribute, or sets it to "", silently corrupts the index. keyfirst
+// declares membership once, as a binding of the index's access pattern,
+// and its write paths apply it on every write; this package has no
+// declaration of its own.
 //
-// # Membership rules
+// # Membership: a pattern bound with If
 //
-// A [Rule] says "an item of type T is in index X when predicate(T), with
-// these key values". [In] starts one with the predicate, [Every] for every
-// item of T; [Rule.Key] and [Rule.Fixed] add the key attributes, each value
-// typed ([String], [Number], [Binary]) so that a value of the wrong type for
-// the attribute is refused when the rule is applied. [Apply] checks the
-// rules against the table and adds their derivations to a
-// [keyfirst.EntitySpec]:
+// A sparse index is a [keyfirst.Pattern] of the index ([keyfirst.OnIndex]),
+// bound in [keyfirst.EntitySpec.Keys] with [keyfirst.If]: an item of type T
+// is in the index exactly while the predicate holds. A key value that
+// every member stores alike is a constant side ([keyfirst.Const]): seed
+// 001's openBucket = "OPEN", seed 000's GSI1SK = "Admin". Seed 001's
+// open tickets, a constant partition key and the opening time as sort
+// key:
 //
-//	isOpen := sparse.In("open-tickets-index", Ticket.IsOpen).
-//		Fixed("openBucket", "OPEN").
-//		Key("openedAt", sparse.String(func(t Ticket) (string, error) { return openedAt.Encode(t.OpenedAt) }))
-//	spec, err := sparse.Apply(table, ticketSpec, isOpen)
-//	tickets, err := keyfirst.NewEntity(table, spec)
+//	var (
+//		ticketKey   = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+//		openedAt    = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+//		ticketByID  = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.NoSort())
+//		openTickets = keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
 //
-// A key attribute of the index that the rule does not derive is a field
-// of T, stored under that attribute's name. That is seed 001 as written,
-// when the ticket keeps its opening time in openedAt anyway: the rule
-// derives openBucket alone (sparse.In("open-tickets-index",
-// Ticket.IsOpen).Fixed("openBucket", "OPEN")), openedAt is stored once, as
-// the field, and resolving a ticket REMOVEs openBucket and nothing else.
-// A ticket the predicate puts in the index must then have the field: one
-// that omits it (omitempty) is refused ([keyfirst.ItemMissingKey]). The
-// rule above derives openedAt instead, from a field stored under another
-// name: a copy, removed with openBucket.
+//		SupportTickets = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SupportTickets", Key: ticketByID,
+//			GSIs: []keyfirst.Index{openTickets.Index()}}))
+//		Tickets = keyfirst.Must(keyfirst.NewEntity(SupportTickets, keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
+//			ticketByID.Fields("ID"),
+//			keyfirst.If(openTickets.Fields("OpenedAt"), Ticket.IsOpen),
+//		}}))
+//	)
 //
-// An index declared as a [keyfirst.Pattern] takes the same decision
-// without this package: [keyfirst.If] around the pattern's binding
-// (keyfirst.If(openTickets.Fields("Assignee", "OpenedAt"), Ticket.IsOpen)),
-// or around [keyfirst.FuncPartition] for a computed partition key beside
-// a sort key that is a field (the shard package's sharded indexes), with
-// the query package reading it through the pattern. Rules remain for
-// indexes named by string and for constant key values ([Rule.Fixed]); both
-// end in the same write-path mechanism.
+// The predicate alone decides membership. While it holds, each key
+// attribute the binding derives is SET with its value, the constant among
+// them; once it stops holding, each is REMOVEd by an update
+// ([keyfirst.Entity.Replace], [keyfirst.Entity.Modify],
+// [keyfirst.Entity.Refresh], txn.Replace) and left out by a put
+// ([keyfirst.Entity.Put], [keyfirst.Entity.PutRequest] in a batch,
+// txn.Put): all of the index's derived attributes or none, on every write
+// path of the root package. An empty value is never a way out: DynamoDB
+// refuses "" as a key value, and a placeholder would keep the item in. A
+// value that is empty, too long or refused by its codec while the
+// predicate holds is an [keyfirst.ItemError] before any request
+// ([keyfirst.ItemEmptyKey], [keyfirst.ItemKeyTooLong], ...); while it does
+// not hold, the value is not computed. Only conditions known when the item
+// is written can decide: "is open", "is an admin", "is a customer"; not
+// "will be late by tonight".
 //
-// Both forms of seed 000 are rules: a subset of one entity type in an
-// overloaded index (only admins get GSI1SK = "Admin": In with the predicate
-// and Fixed), and one entity type out of a multi-entity table (only
-// Customers get CustomerIndexId: Every, on an index declared
-// [keyfirst.Index.Scannable]).
+// A sort key that is a field of T, stored under the attribute's own name,
+// is that field rather than a copy: a [keyfirst.Str], [keyfirst.Num] or
+// [keyfirst.Bin] side bound to it ([keyfirst.Pattern.Fields] beside a
+// constant partition side, or [keyfirst.FuncPartition] beside a computed
+// one, as the shard package's sharded indexes are). That is seed 001 as
+// written, when the ticket keeps its opening time in openedAt anyway:
+// openedAt is stored once, as the field, and resolving a ticket REMOVEs
+// openBucket and nothing else. A ticket the predicate puts in the index
+// must then have the field: one that omits it (omitempty) is refused
+// ([keyfirst.ItemMissingKey]). The declaration above derives openedAt
+// instead, from a field stored under another name: a copy, removed with
+// openBucket.
 //
-// The predicate alone decides membership. While it holds, each key attribute
-// of the rule is written with its value; once it stops holding, each is
-// REMOVEd by an update ([keyfirst.Entity.Replace], [keyfirst.Entity.Modify])
-// and left out by a put ([keyfirst.Entity.Put], [keyfirst.Entity.PutRequest]
-// in a batch). That is the root package's one mechanism for every write path;
-// a rule only produces its derivations. An empty value is never a way out:
-// DynamoDB refuses "" as a key value, and a placeholder would keep the item
-// in. A rule whose value is empty while its predicate holds is an error
-// ([keyfirst.ItemEmptyKey]) before any request, like every other invalid key
-// value. Only conditions known when the item is written can be rules: "is
-// open", "is an admin", "is a customer"; not "will be late by tonight".
+// Both forms of seed 000 are bindings. A subset of one entity type in an
+// overloaded index: only admins get GSI1SK = "Admin", a pattern of GSI1
+// whose sort side is Const("GSI1SK", "Admin"), bound with If(...,
+// User.IsAdmin) beside the organizations' own pattern of GSI1. One entity
+// type out of a multi-entity table: only Customers carry CustomerIndexId,
+// because only the Customer entity binds the index's pattern (no If: every
+// customer is in it), on an index declared [keyfirst.Index.Scannable].
+//
+// A key that no pattern describes has one escape: a [keyfirst.Func] (or
+// [keyfirst.FuncE]) binding of a pattern whose sides are raw
+// ([keyfirst.Str], [keyfirst.Num], [keyfirst.Bin]); ok=false keeps the item
+// out, with the same all-or-nothing writes.
+//
+// # Reading a sparse index
+//
+// The query package reads a sparse index through its pattern: query.On
+// with the partition key value (keyfirst.None{} for a constant partition
+// side, which reads every member, in sort key order), query.ScanOn for a
+// Scannable index. A constant sort side is compared by the query itself
+// (GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin"), which refuses a sort
+// condition of its own. An index that projects less than the entity is
+// read into a struct of what it holds, with query.View.
 //
 // # Write amplification
 //
@@ -120,9 +143,12 @@
 //
 // # Errors
 //
-// A rule that cannot work is a [*RuleError] ([ErrInvalidRule]) from [Apply]
-// or [Rule.IndexKeys], before any entity exists. An invalid key value at
-// write time is the root package's [keyfirst.ItemError], returned before the
-// request. Images that are not a write DynamoDB would accept are an
-// [*EstimateError] ([ErrCannotEstimate]).
+// A sparse index declared wrong is refused before any entity exists, by
+// the root package: an empty or over-long constant is a
+// [keyfirst.PatternError], a pattern whose attributes are not the index's,
+// If on the table's key or on an index with nothing to remove, an
+// [keyfirst.EntityError] from [keyfirst.NewEntity]. An invalid key value at
+// write time is a [keyfirst.ItemError], returned before the request.
+// Images that are not a write DynamoDB would accept are an
+// [*EstimateError] ([ErrCannotEstimate]), the package's own.
 package sparse

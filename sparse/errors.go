@@ -6,75 +6,11 @@ import (
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
-// The sentinel errors of the package. Match them with [errors.Is]; the typed
-// errors that wrap them carry the facts and are matched with [errors.As].
-var (
-	// ErrInvalidRule: a membership rule cannot work as declared (see
-	// [RuleError]). It is reported when the rule is applied to a table,
-	// before any entity exists and long before any request.
-	ErrInvalidRule = errors.New("sparse: invalid membership rule")
-	// ErrCannotEstimate: the images given to [Estimator.Estimate] are not
-	// a write DynamoDB would accept (see [EstimateError]).
-	ErrCannotEstimate = errors.New("sparse: cannot estimate the write")
-)
-
-// RuleProblem says which requirement a membership rule breaks.
-type RuleProblem uint8
-
-// The problems of [RuleError].
-const (
-	RuleNoTable        RuleProblem = iota + 1 // the table is nil
-	RuleNoIndex                               // the rule names no index (the table's own key cannot be sparse)
-	RuleUnknownIndex                          // the table has no index of that name
-	RuleNoPredicate                           // the predicate is nil
-	RuleNoKeys                                // the rule derives no key attribute, so it can take no item out
-	RuleNoValue                               // a key attribute with a nil or zero Value
-	RuleNotIndexKey                           // the attribute is not a key attribute of the index
-	RulePrimaryKey                            // the attribute is a key of the table, present on every item
-	RuleDuplicateKey                          // the rule derives one attribute twice
-	RuleKeyType                               // the value's type is not the attribute's (S, N or B)
-	RuleEmptyValue                            // a fixed value that is empty, which DynamoDB refuses as a key
-	RuleValueTooLong                          // a fixed value longer than DynamoDB's key limit
-	RuleDuplicateIndex                        // two rules for one index
-	RuleIndexTaken                            // the entity spec derives the index's keys already
-)
-
-var ruleProblemText = map[RuleProblem]string{
-	RuleNoTable:        "no table",
-	RuleNoIndex:        "no index",
-	RuleUnknownIndex:   "unknown index",
-	RuleNoPredicate:    "no predicate",
-	RuleNoKeys:         "no key attribute",
-	RuleNoValue:        "no value",
-	RuleNotIndexKey:    "attribute is not a key of the index",
-	RulePrimaryKey:     "attribute is a key of the table",
-	RuleDuplicateKey:   "attribute derived twice",
-	RuleKeyType:        "value of the wrong type",
-	RuleEmptyValue:     "empty key value",
-	RuleValueTooLong:   "key value too long",
-	RuleDuplicateIndex: "two rules for one index",
-	RuleIndexTaken:     "index already derived by the entity",
-}
-
-// String describes the problem.
-func (p RuleProblem) String() string { return errfmt.ProblemText(ruleProblemText, p) }
-
-// RuleError reports a membership rule that cannot work: which index, which
-// attribute, what is wrong and what to do instead. It wraps
-// [ErrInvalidRule].
-type RuleError struct {
-	Index     string      // the rule's index
-	Attribute string      // the key attribute concerned, if any
-	Problem   RuleProblem // what is wrong
-	Detail    string      // the facts, and what to do instead
-}
-
-func (e *RuleError) Error() string {
-	return errfmt.Describe(ErrInvalidRule, e.Problem.String(), e.Detail, "index", e.Index, "attribute", e.Attribute)
-}
-
-// Unwrap returns [ErrInvalidRule].
-func (e *RuleError) Unwrap() error { return ErrInvalidRule }
+// ErrCannotEstimate is the sentinel error of the package: the images given
+// to [Estimator.Estimate] are not a write DynamoDB would accept. Match it
+// with [errors.Is]; the [*EstimateError] that wraps it carries the facts
+// and is matched with [errors.As].
+var ErrCannotEstimate = errors.New("sparse: cannot estimate the write")
 
 // EstimateProblem says why a write cannot be estimated.
 type EstimateProblem uint8

@@ -1,49 +1,36 @@
 package sparse_test
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/sparse"
 )
 
-// Seed 001: a ticket is in open-tickets-index while it is open. Applied to
-// the entity, the rule gives an open ticket its index keys and a resolved
-// one none at all: Put leaves them out, Replace and Modify REMOVE them.
-func ExampleApply() {
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{
-		Name:         "tickets",
-		PartitionKey: keyfirst.StringAttr("PK"),
-		SortKey:      keyfirst.StringAttr("SK"),
-		GSIs: []keyfirst.Index{{
-			Name:         "open-tickets-index",
-			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("openBucket")},
-			SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("openedAt")},
-			Projection:   keyfirst.Include("id", "subject"),
-		}},
-	})
+// Seed 001: a ticket is in open-tickets-index while it is open. The
+// index's partition key is a constant side, its sort key the opening time;
+// If gives an open ticket both attributes and a resolved one neither: Put
+// leaves them out, Replace and Modify REMOVE them.
+func Example_openTickets() {
+	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	openedAt := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	ticketByID := keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Const("SK", "TICKET"))
+	openTickets := keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
+
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "tickets", Key: ticketByID, GSIs: []keyfirst.Index{openTickets.Index()}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	isOpen := sparse.In("open-tickets-index", Ticket.IsOpen).
-		Fixed("openBucket", "OPEN").
-		Key("openedAt", sparse.String(func(t Ticket) (string, error) {
-			return t.OpenedAt.UTC().Format("2006-01-02T15:04:05.000000"), nil
-		}))
-	spec, err := sparse.Apply(table, keyfirst.EntitySpec[Ticket]{
-		Type:         "Ticket",
-		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
-	}, isOpen)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	tickets, err := keyfirst.NewEntity(table, spec)
+	tickets, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
+		ticketByID.Fields("ID"),
+		keyfirst.If(openTickets.Fields("OpenedAt"), Ticket.IsOpen),
+	}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -66,65 +53,73 @@ func ExampleApply() {
 }
 
 // Seed 000, form 1: only admins get GSI1SK = "Admin", in GSI1, an index
-// other entity types use too.
-func ExampleIn() {
-	table, err := keyfirst.NewTable(saasSpec)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	admins := sparse.In("GSI1", User.IsAdmin).
-		Key("GSI1PK", sparse.String(func(u User) (string, error) { return "ORG#" + u.Org, nil })).
-		Fixed("GSI1SK", "Admin")
-	derive, err := admins.IndexKeys(table)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+// organizations use too: a constant sort side bound with If.
+func Example_admins() {
+	_, users := exampleSaaS()
 	for _, u := range []User{{"berkshire", "warren", Admin}, {"berkshire", "charlie", Member}} {
-		pk, in, _ := derive["GSI1PK"](u)
-		sk, _, _ := derive["GSI1SK"](u)
-		fmt.Printf("%-7s in GSI1: %-5v GSI1PK=%v GSI1SK=%v\n", u.Name, in, value(pk), value(sk))
+		item, err := users.Item(u)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-7s GSI1PK=%v GSI1SK=%v\n", u.Name, value(item["GSI1PK"]), value(item["GSI1SK"]))
 	}
 	// Output:
-	// warren  in GSI1: true  GSI1PK=ORG#berkshire GSI1SK=Admin
-	// charlie in GSI1: false GSI1PK=(none) GSI1SK=(none)
+	// warren  GSI1PK=ORG#berkshire GSI1SK=Admin
+	// charlie GSI1PK=(none) GSI1SK=(none)
 }
 
 // Seed 000, form 2: every Customer, and nothing else, carries
-// CustomerIndexId, so the index (declared Scannable) can be scanned.
-func ExampleEvery() {
+// CustomerIndexId: Customers alone bind the index's pattern, so the index
+// (declared Scannable) can be scanned.
+func Example_customers() {
 	table, err := keyfirst.NewTable(shopSpec)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	customers := sparse.Every[Customer]("CustomerIndex").
-		Key("CustomerIndexId", sparse.String(func(c Customer) (string, error) { return c.ID, nil }))
-	derive, err := customers.IndexKeys(table)
-	if err != nil {
+	customerEntity, err1 := keyfirst.NewEntity(table, keyfirst.EntitySpec[Customer]{Type: "Customer", Keys: customerBindings})
+	orderEntity, err2 := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "Order", Keys: orderBindings})
+	if err := errors.Join(err1, err2); err != nil {
 		fmt.Println(err)
 		return
 	}
-	id, in, _ := derive["CustomerIndexId"](Customer{ID: "c42"})
-	fmt.Println(in, value(id))
-	// Output: true c42
+	c, err1 := customerEntity.Item(Customer{ID: "c42"})
+	o, err2 := orderEntity.Item(Order{Customer: "c42", ID: "o1"})
+	if err := errors.Join(err1, err2); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("customer:", value(c["CustomerIndexId"]))
+	fmt.Println("order:   ", value(o["CustomerIndexId"]))
+	// Output:
+	// customer: c42
+	// order:    (none)
 }
 
-// A rule is checked against the table when it is applied: a value of the
-// wrong type for the index key is refused before any entity exists.
-func ExampleRuleError() {
+// A sparse index declared wrong is refused before any entity exists: an
+// empty constant (DynamoDB refuses "" as a key value, and it would not
+// take an item out of the index anyway) and a sort side whose type is not
+// the index's.
+func Example_refused() {
+	empty := keyfirst.OnIndex(openTicketsIndex, keyfirst.Const("openBucket", ""), keyfirst.Composite("openedAt", openedAtKey))
+	fmt.Println("empty constant:", errors.Is(empty.Err(), keyfirst.ErrInvalidPattern))
+
 	table, err := keyfirst.NewTable(ticketSpec)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	wrong := sparse.In(openTicketsIndex, Ticket.IsOpen).
-		Fixed("openBucket", "OPEN").
-		Key("openedAt", sparse.Number(func(t Ticket) (int64, error) { return t.OpenedAt.Unix(), nil }))
-	_, err = wrong.IndexKeys(table)
-	fmt.Println(err)
-	// Output: sparse: invalid membership rule: value of the wrong type (index "open-tickets-index", attribute "openedAt"): the value is N, the attribute is S; use String or Fixed
+	numeric := keyfirst.OnIndex(openTicketsIndex, keyfirst.Const("openBucket", "OPEN"), keyfirst.Num[int64]("openedAt"))
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
+		ticketByID.Fields("ID"),
+		keyfirst.If(keyfirst.Func(numeric, func(t Ticket) (keyfirst.None, int64, bool) { return keyfirst.None{}, t.OpenedAt.Unix(), true }), Ticket.IsOpen),
+	}})
+	var ee *keyfirst.EntityError
+	fmt.Println("number sort key for a string attribute:", errors.As(err, &ee) && ee.Problem == keyfirst.EntityPattern)
+	// Output:
+	// empty constant: true
+	// number sort key for a string attribute: true
 }
 
 // Seed 002's example: a 3 KB item with three GSIs, KEYS_ONLY, INCLUDE and
@@ -189,23 +184,14 @@ func ExampleEstimateItems() {
 
 // exampleTickets is the tickets table of the tests, for the examples.
 func exampleTickets() (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
-	table, err := keyfirst.NewTable(ticketSpec)
-	if err != nil {
-		panic(err)
-	}
-	spec, err := sparse.Apply(table, keyfirst.EntitySpec[Ticket]{
-		Type:         "Ticket",
-		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
-	}, openTickets)
-	if err != nil {
-		panic(err)
-	}
-	tickets, err := keyfirst.NewEntity(table, spec)
-	if err != nil {
-		panic(err)
-	}
-	return table, tickets
+	table := keyfirst.Must(keyfirst.NewTable(ticketSpec))
+	return table, keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: ticketBindings}))
+}
+
+// exampleSaaS is the table of seed 000's form 1 and its User entity.
+func exampleSaaS() (*keyfirst.Table, *keyfirst.Entity[User]) {
+	table := keyfirst.Must(keyfirst.NewTable(saasSpec))
+	return table, keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[User]{Type: "User", Keys: userBindings}))
 }
 
 // value prints a string attribute, or (none).

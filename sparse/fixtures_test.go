@@ -1,6 +1,7 @@
 package sparse_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/sparse"
 )
 
@@ -35,34 +37,31 @@ func (t Ticket) IsOpen() bool { return t.Status == Open }
 
 const openTicketsIndex = "open-tickets-index"
 
-// openedAtKey encodes openedAt in UTC at fixed width (microseconds), so
-// that byte order is chronological order (oldest first). (The keys
-// package's Time codec does the same, with validation.)
-func openedAtKey(t time.Time) (string, error) {
-	return t.UTC().Format("2006-01-02T15:04:05.000000"), nil
-}
+// The keys and access patterns of seed 001. openedAtKey encodes openedAt in
+// UTC at a fixed width (microseconds), so that byte order is chronological
+// order (oldest first).
+var (
+	ticketKey   = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	openedAtKey = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	ticketByID  = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Const("SK", "TICKET"))
+	// openTickets is the dashboard's index: openBucket = "OPEN", sorted by
+	// openedAt, a copy of the ticket's opening time.
+	openTickets = keyfirst.OnIndex(openTicketsIndex, keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAtKey))
+)
 
-// openTickets is the rule of seed 001: a ticket is in open-tickets-index
-// while it is open, with openBucket = "OPEN" and openedAt.
-var openTickets = sparse.In(openTicketsIndex, Ticket.IsOpen).
-	Fixed("openBucket", "OPEN").
-	Key("openedAt", sparse.String(func(t Ticket) (string, error) { return openedAtKey(t.OpenedAt) }))
+// openedAt is the stored openedAt of a ticket opened at t.
+func openedAt(t time.Time) string { return keys.Must(openedAtKey.Encode(t)) }
 
 // ticketSpec describes the tickets table: the sparse open-tickets index
 // (INCLUDE id and subject, what a dashboard shows), a dense GSI by customer
 // (ALL) and a dense LSI by status (KEYS_ONLY), so that every write also
-// exercises indexes it does or does not change.
+// exercises indexes it does or does not change. The dense ones hold fields
+// of every ticket, stored under their own names: no binding derives them.
 var ticketSpec = keyfirst.TableSpec{
-	Name:         "tickets",
-	PartitionKey: keyfirst.StringAttr("PK"),
-	SortKey:      keyfirst.StringAttr("SK"),
+	Name: "tickets",
+	Key:  ticketByID,
 	GSIs: []keyfirst.Index{
-		{
-			Name:         openTicketsIndex,
-			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("openBucket")},
-			SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("openedAt")},
-			Projection:   keyfirst.Include("id", "subject"),
-		},
+		projecting(openTickets.Index(), keyfirst.Include("id", "subject")),
 		{
 			Name:         "by-customer",
 			PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("customer")},
@@ -74,25 +73,27 @@ var ticketSpec = keyfirst.TableSpec{
 	},
 }
 
+// projecting is ix with projection p.
+func projecting(ix keyfirst.Index, p keyfirst.Projection) keyfirst.Index {
+	ix.Projection = p
+	return ix
+}
+
+// ticketBindings are the Ticket's keys: its own, and open-tickets-index
+// while it is open (openBucket and openedAt SET; REMOVEd once resolved).
+var ticketBindings = []keyfirst.Binding{
+	ticketByID.Fields("ID"),
+	keyfirst.If(openTickets.Fields("OpenedAt"), Ticket.IsOpen),
+}
+
 // newTickets returns a tickets table and its Ticket entity, versioned or
 // not (a batch write takes only unversioned entities).
 func newTickets(t testing.TB, versioned bool) (*keyfirst.Table, *keyfirst.Entity[Ticket]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(ticketSpec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entity := keyfirst.EntitySpec[Ticket]{
-		Type:         "Ticket",
-		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET", nil }),
-	}
+	table := mustTable(t, ticketSpec)
+	entity := keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: ticketBindings}
 	if versioned {
 		entity.Version = "version"
-	}
-	entity, err = sparse.Apply(table, entity, openTickets)
-	if err != nil {
-		t.Fatal(err)
 	}
 	ent, err := keyfirst.NewEntity(table, entity)
 	if err != nil {
@@ -130,55 +131,36 @@ type User struct {
 
 func (u User) IsAdmin() bool { return u.Role == Admin }
 
-var saasSpec = keyfirst.TableSpec{
-	Name:         "saas",
-	PartitionKey: keyfirst.StringAttr("PK"),
-	SortKey:      keyfirst.StringAttr("SK"),
-	GSIs: []keyfirst.Index{{
-		Name:         "GSI1",
-		PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("GSI1PK")},
-		SortKey:      []keyfirst.Attribute{keyfirst.StringAttr("GSI1SK")},
-	}},
-}
+// The keys and access patterns of form 1: organizations and users share
+// the table's key attributes and GSI1; every organization is in GSI1 under
+// its own name, and only admins under GSI1SK = "Admin".
+var (
+	orgKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
+	userKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
+	orgByName  = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", orgKey))
+	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
+	orgInGSI1  = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Composite("GSI1SK", orgKey))
+	// adminsOf is form 1: a subset of the Users in the overloaded GSI1.
+	adminsOf = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
+)
 
-func orgKey(org string) string { return "ORG#" + org }
+var saasSpec = keyfirst.TableSpec{Name: "saas", Key: orgByName, GSIs: []keyfirst.Index{orgInGSI1.Index()}}
 
-// admins is form 1: a subset of the Users in the overloaded GSI1.
-var admins = sparse.In("GSI1", User.IsAdmin).
-	Key("GSI1PK", sparse.String(func(u User) (string, error) { return orgKey(u.Org), nil })).
-	Fixed("GSI1SK", "Admin")
+// The keys of each entity type of form 1: organizations use GSI1 too, for
+// every organization (not sparse); users only while they are admins.
+var (
+	orgBindings  = []keyfirst.Binding{orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}
+	userBindings = []keyfirst.Binding{userByName.Fields("Org", "Name"), keyfirst.If(adminsOf.Fields("Org"), User.IsAdmin)}
+)
 
 func newSaaS(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Organization], *keyfirst.Entity[User]) {
 	t.Helper()
 	spec := saasSpec
 	spec.Name = name
-	table, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Organizations use GSI1 too, for every organization (not sparse).
-	orgs, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Organization]{
-		Type:         "Organization",
-		PartitionKey: keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-		SortKey:      keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-		Indexes: map[string]keyfirst.IndexKeys[Organization]{"GSI1": {
-			"GSI1PK": keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-			"GSI1SK": keyfirst.DeriveString(func(o Organization) (string, error) { return orgKey(o.Name), nil }),
-		}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	userSpec, err := sparse.Apply(table, keyfirst.EntitySpec[User]{
-		Type:         "User",
-		PartitionKey: keyfirst.DeriveString(func(u User) (string, error) { return orgKey(u.Org), nil }),
-		SortKey:      keyfirst.DeriveString(func(u User) (string, error) { return "USER#" + u.Name, nil }),
-	}, admins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	users, err := keyfirst.NewEntity(table, userSpec)
-	if err != nil {
+	table := mustTable(t, spec)
+	orgs, err1 := keyfirst.NewEntity(table, keyfirst.EntitySpec[Organization]{Type: "Organization", Keys: orgBindings})
+	users, err2 := keyfirst.NewEntity(table, keyfirst.EntitySpec[User]{Type: "User", Keys: userBindings})
+	if err := errors.Join(err1, err2); err != nil {
 		t.Fatal(err)
 	}
 	return table, orgs, users
@@ -205,20 +187,34 @@ type InventoryItem struct {
 
 const customerIndex = "CustomerIndex"
 
-var shopSpec = keyfirst.TableSpec{
-	Name:         "shop",
-	PartitionKey: keyfirst.StringAttr("PK"),
-	SortKey:      keyfirst.StringAttr("SK"),
-	GSIs: []keyfirst.Index{{
-		Name:         customerIndex,
-		PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("CustomerIndexId")},
-		Scannable:    true,
-	}},
-}
+// The keys and access patterns of form 2.
+var (
+	customerKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	orderKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	itemKey      = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM")))
+	customerByID = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", customerKey))
+	orderByID    = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
+	itemBySKU    = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Composite("SK", itemKey))
+	// customers is form 2: every Customer, and nothing else, in
+	// CustomerIndex: only Customers bind it.
+	customers = keyfirst.OnIndex(customerIndex, keyfirst.Str("CustomerIndexId"), keyfirst.NoSort())
+)
 
-// customers is form 2: every Customer, and nothing else, in CustomerIndex.
-var customers = sparse.Every[Customer](customerIndex).
-	Key("CustomerIndexId", sparse.String(func(c Customer) (string, error) { return c.ID, nil }))
+var shopSpec = keyfirst.TableSpec{Name: "shop", Key: customerByID, GSIs: []keyfirst.Index{scannable(customers.Index())}}
+
+// The keys of each entity type of form 2.
+var (
+	customerBindings = []keyfirst.Binding{customerByID.Fields("ID", "ID"), customers.Fields("ID")}
+	orderBindings    = []keyfirst.Binding{orderByID.Fields("Customer", "ID")}
+	itemBindings     = []keyfirst.Binding{itemBySKU.Fields("SKU", "SKU")}
+)
+
+// scannable declares ix scannable: a sparse index of one entity type,
+// where reading it all is the access pattern.
+func scannable(ix keyfirst.Index) keyfirst.Index {
+	ix.Scannable = true
+	return ix
+}
 
 type shop struct {
 	table     *keyfirst.Table
@@ -236,34 +232,12 @@ func newShop(t testing.TB, name string) shop {
 	t.Helper()
 	spec := shopSpec
 	spec.Name = name
-	table, err := keyfirst.NewTable(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	customerSpec, err := sparse.Apply(table, keyfirst.EntitySpec[Customer]{
-		Type:         "Customer",
-		PartitionKey: keyfirst.DeriveString(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(c Customer) (string, error) { return "CUST#" + c.ID, nil }),
-	}, customers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := shop{table: table}
-	if s.customers, err = keyfirst.NewEntity(table, customerSpec); err != nil {
-		t.Fatal(err)
-	}
-	if s.orders, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
-		Type:         "Order",
-		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return "ORDER#" + o.ID, nil }),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if s.inventory, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[InventoryItem]{
-		Type:         "InventoryItem",
-		PartitionKey: keyfirst.DeriveString(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
-		SortKey:      keyfirst.DeriveString(func(i InventoryItem) (string, error) { return "ITEM#" + i.SKU, nil }),
-	}); err != nil {
+	s := shop{table: mustTable(t, spec)}
+	var err1, err2, err3 error
+	s.customers, err1 = keyfirst.NewEntity(s.table, keyfirst.EntitySpec[Customer]{Type: "Customer", Keys: customerBindings})
+	s.orders, err2 = keyfirst.NewEntity(s.table, keyfirst.EntitySpec[Order]{Type: "Order", Keys: orderBindings})
+	s.inventory, err3 = keyfirst.NewEntity(s.table, keyfirst.EntitySpec[InventoryItem]{Type: "InventoryItem", Keys: itemBindings})
+	if err := errors.Join(err1, err2, err3); err != nil {
 		t.Fatal(err)
 	}
 	return s

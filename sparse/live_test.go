@@ -92,8 +92,7 @@ func openTicketsInTable(stored []Ticket) []openIndex {
 	var out []openIndex
 	for _, tk := range stored {
 		if tk.IsOpen() {
-			at, _ := openedAtKey(tk.OpenedAt)
-			out = append(out, openIndex{ID: tk.ID, OpenedAt: at, Subject: tk.Subject})
+			out = append(out, openIndex{ID: tk.ID, OpenedAt: openedAt(tk.OpenedAt), Subject: tk.Subject})
 		}
 	}
 	slices.SortFunc(out, func(a, b openIndex) int { return strings.Compare(a.OpenedAt, b.OpenedAt) })
@@ -112,8 +111,8 @@ func rawItem(t testing.TB, client *dynamodb.Client, table string, key map[string
 	return out.Item
 }
 
-// ticketKey is the primary key of the ticket with id.
-func ticketKey(id string) map[string]types.AttributeValue {
+// storedTicketKey is the primary key of the ticket with id.
+func storedTicketKey(id string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"PK": sv("TICKET#" + id), "SK": sv("TICKET")}
 }
 

@@ -6,9 +6,16 @@ import (
 	"testing"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/query"
 )
 
-// Seed 001 step by step: open three tickets, resolve one, reopen it, change
+// dashboardEntry is what open-tickets-index projects of a ticket.
+type dashboardEntry struct {
+	ID      string `dynamodbav:"id"`
+	Subject string `dynamodbav:"subject"`
+}
+
+// Seed 001 step by step (openBucket a Const side, bound with If): open three tickets, resolve one, reopen it, change
 // an unrelated field, change openedAt. After each step open-tickets-index
 // holds exactly the open tickets, oldest first, as the table says; a
 // resolved ticket's stored item has no openBucket attribute at all.
@@ -51,7 +58,7 @@ func TestOpenTicketsIndexStepByStep(t *testing.T) {
 				t.Fatalf("%s: %v", step, err)
 			}
 			stored = append(stored, tk)
-			raw := rawItem(t, client, name, ticketKey(id))
+			raw := rawItem(t, client, name, storedTicketKey(id))
 			_, hasBucket := raw["openBucket"]
 			_, hasOpenedAt := raw["openedAt"]
 			if hasBucket != tk.IsOpen() || hasOpenedAt != tk.IsOpen() {
@@ -68,6 +75,20 @@ func TestOpenTicketsIndexStepByStep(t *testing.T) {
 		}
 		if !slices.Equal(gotIDs, wantIDs) {
 			t.Errorf("%s: the index holds %v, want %v", step, gotIDs, wantIDs)
+		}
+		// The dashboard through the pattern: openBucket is a constant
+		// partition side, queried with None{}; the index projects what
+		// the dashboard shows, read as a view.
+		dashboard, err := query.View[dashboardEntry](query.On(tickets, openTickets, keyfirst.None{})).Collect(ctx, client)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		var readIDs []string
+		for _, tk := range dashboard {
+			readIDs = append(readIDs, tk.ID)
+		}
+		if !slices.Equal(readIDs, wantIDs) {
+			t.Errorf("%s: query.On reads %v, want %v", step, readIDs, wantIDs)
 		}
 	}
 

@@ -16,8 +16,8 @@ import (
 	"github.com/keyfirst/keyfirst/query"
 )
 
-// Seed 000, form 1: only admins get GSI1SK = "Admin", in an index that
-// organizations use too. "All admins of this organization" is one query
+// Seed 000, form 1: only admins get GSI1SK = "Admin" (a Const side, bound
+// with If), in an index that organizations use too. "All admins of this organization" is one query
 // that reads admins and nothing else; demoting or promoting a user moves it
 // out of or into the index.
 func TestAdminsInOverloadedIndex(t *testing.T) {
@@ -44,18 +44,16 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// adminsOf is the access pattern: GSI1PK = ORG#org AND GSI1SK = "Admin".
-	adminsOf := func(org string) []string {
+	// adminsIn reads the access pattern through adminsOf: GSI1PK = ORG#org
+	// AND GSI1SK = "Admin", the constant added by the query.
+	adminsIn := func(org string) []string {
 		t.Helper()
-		items := queryIndex(t, client, name, "GSI1", expression.KeyAnd(
-			expression.KeyEqual(expression.Key("GSI1PK"), expression.Value(orgKey(org))),
-			expression.KeyEqual(expression.Key("GSI1SK"), expression.Value("Admin"))))
+		found, err := query.On(users, adminsOf, org).Collect(ctx, client)
+		if err != nil {
+			t.Fatalf("the admins of %s: %v (an item that is not a User fails to decode)", org, err)
+		}
 		var names []string
-		for _, item := range items {
-			u, err := users.Decode(item)
-			if err != nil {
-				t.Fatalf("a non-user in the admins of %s: %v", org, err)
-			}
+		for _, u := range found {
 			if u.Role != Admin {
 				t.Errorf("%s is in the admin index as a %s", u.Name, u.Role)
 			}
@@ -64,11 +62,11 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 		slices.Sort(names)
 		return names
 	}
-	// wholePartition is everything of org in GSI1: the organization and its
-	// admins, never a member.
+	// wholePartition is everything of org in GSI1, read with the raw SDK:
+	// the organization and its admins, never a member.
 	wholePartition := func(org string) []string {
 		t.Helper()
-		items := queryIndex(t, client, name, "GSI1", expression.KeyEqual(expression.Key("GSI1PK"), expression.Value(orgKey(org))))
+		items := queryIndex(t, client, name, "GSI1", expression.KeyEqual(expression.Key("GSI1PK"), expression.Value("ORG#"+org)))
 		var out []string
 		for _, item := range items {
 			v, err := table.Decode(item)
@@ -91,8 +89,8 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 			t.Errorf("%s: %v, want %v", step, got, want)
 		}
 	}
-	expect("acme admins", adminsOf("acme"), []string{"ann", "warren"})
-	expect("globex admins", adminsOf("globex"), []string{"eve"})
+	expect("acme admins", adminsIn("acme"), []string{"ann", "warren"})
+	expect("globex admins", adminsIn("globex"), []string{"eve"})
 	expect("acme in GSI1", wholePartition("acme"), []string{"Admin:ann", "Admin:warren", "org:acme"})
 
 	// Demote warren (Modify), promote charlie (Replace).
@@ -106,9 +104,9 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 	if _, err := users.Replace(ctx, client, User{"acme", "charlie", Admin}); err != nil {
 		t.Fatal(err)
 	}
-	expect("acme admins after the changes", adminsOf("acme"), []string{"ann", "charlie"})
+	expect("acme admins after the changes", adminsIn("acme"), []string{"ann", "charlie"})
 	expect("acme in GSI1 after the changes", wholePartition("acme"), []string{"Admin:ann", "Admin:charlie", "org:acme"})
-	raw := rawItem(t, client, name, map[string]types.AttributeValue{"PK": sv(orgKey("acme")), "SK": sv("USER#warren")})
+	raw := rawItem(t, client, name, map[string]types.AttributeValue{"PK": sv("ORG#acme"), "SK": sv("USER#warren")})
 	for _, attr := range []string{"GSI1PK", "GSI1SK"} {
 		if v, ok := raw[attr]; ok {
 			t.Errorf("demoted warren still has %s = %v", attr, v)
@@ -120,7 +118,8 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 }
 
 // Seed 000, form 2: Customers, Orders and InventoryItems interleaved in one
-// table; only Customers carry CustomerIndexId. A parallel scan of the
+// table; only Customers carry CustomerIndexId (the only entity that binds
+// the customers pattern). A parallel scan of the
 // (scannable) customers index returns every Customer and nothing else.
 func TestCustomersOnlyIndexScan(t *testing.T) {
 	t.Parallel()
@@ -160,7 +159,7 @@ func TestCustomersOnlyIndexScan(t *testing.T) {
 	for _, segments := range []int{1, 4} {
 		t.Run(fmt.Sprintf("%d segments", segments), func(t *testing.T) {
 			var c keyfirst.Capacity
-			got, err := query.ScanIndex(s.customers, customerIndex).Segments(segments).Collect(ctx, client, keyfirst.WithCapacity(&c))
+			got, err := query.ScanOn(s.customers, customers).Segments(segments).Collect(ctx, client, keyfirst.WithCapacity(&c))
 			if err != nil {
 				t.Fatalf("scan: %v (an item that is not a Customer fails to decode)", err)
 			}
@@ -186,7 +185,7 @@ func TestCustomersOnlyIndexScan(t *testing.T) {
 	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name), Item: bug}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := query.ScanIndex(s.customers, customerIndex).Segments(4).Collect(ctx, client); !errors.Is(err, keyfirst.ErrWrongEntityType) {
+	if got, err := query.ScanOn(s.customers, customers).Segments(4).Collect(ctx, client); !errors.Is(err, keyfirst.ErrWrongEntityType) {
 		t.Errorf("a scan of an index holding an Order: %d items, %v; want ErrWrongEntityType", len(got), err)
 	}
 }

@@ -206,13 +206,13 @@ func checkTransition(t *testing.T, tl *transitionTable, path writePath, tr trans
 			inIndex = &e
 		}
 	}
-	raw := rawItem(t, tl.client, tl.table.Name(), ticketKey(id.ID))
+	raw := rawItem(t, tl.client, tl.table.Name(), storedTicketKey(id.ID))
 	_, hasBucket := raw["openBucket"]
 	switch open := after != nil && after.IsOpen(); {
 	case open && inIndex == nil:
 		t.Errorf("the open ticket is not in the index")
 	case open:
-		if want, _ := openedAtKey(after.OpenedAt); inIndex.OpenedAt != want || inIndex.Subject != after.Subject {
+		if want := openedAt(after.OpenedAt); inIndex.OpenedAt != want || inIndex.Subject != after.Subject {
 			t.Errorf("the index has openedAt %q, subject %.10q; want %q, %.10q", inIndex.OpenedAt, inIndex.Subject, want, after.Subject)
 		}
 	case inIndex != nil:

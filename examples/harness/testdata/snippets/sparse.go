@@ -1,11 +1,6 @@
 package snippet
 
-import (
-	"time"
-
-	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/keys"
-)
+import "time"
 
 // Ticket is seed 001's ticket.
 type Ticket struct {
@@ -16,11 +11,3 @@ type Ticket struct {
 
 // IsOpen is the condition of open-tickets-index.
 func (t Ticket) IsOpen() bool { return t.Status == "OPEN" }
-
-// What the doc's fragment runs in: the table, the ticket's spec without
-// the rule, and the codec of openedAt.
-var (
-	table      *keyfirst.Table
-	ticketSpec keyfirst.EntitySpec[Ticket]
-	openedAt   = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
-)
