@@ -15,7 +15,7 @@ import (
 func TestAll(t *testing.T) {
 	s := newShop(t, "shop")
 	its := threeOrders(t, s)
-	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1")
 	ctx := context.Background()
 
 	t.Run("single use", func(t *testing.T) {

@@ -17,9 +17,9 @@ import (
 // before any request ([ProblemForeignCondition]): its value is not
 // checked against the segments, so a misspelt BeginsWith("CANCELED#")
 // would find nothing. (The ids that begin with "t" are
-// Range().HalfOpen("t", "u") of a keys.ID segment.) A collection and a
-// query by index name take raw conditions as given, as they take raw
-// partition values: the index may hold values that no pattern describes.
+// Range().HalfOpen("t", "u") of a keys.ID segment.) A collection
+// ([CollectionOn]) takes raw conditions as given: its index may hold
+// values that no pattern describes.
 type Attr string
 
 // AttrCond is a raw condition on one sort key attribute, built by the

@@ -13,24 +13,31 @@ import (
 
 // Each verb of Attr compiles to its own operator, and there is no other.
 func TestAttrVerbs(t *testing.T) {
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", PartitionKey: keyfirst.StringAttr("Board"), SortKey: keyfirst.NumberAttr("Score")})
+	type title struct {
+		Actor string `dynamodbav:"Actor"`
+		Movie string `dynamodbav:"Movie"`
+	}
+	byMovie := keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
+	scores, _ := newBoardScores(t)
+	titles, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "titles", Key: byMovie})
 	noErr(t, err)
-	titles, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "titles", PartitionKey: keyfirst.StringAttr("Actor"), SortKey: keyfirst.StringAttr("Movie")})
+	_, err = keyfirst.NewEntity(titles, keyfirst.EntitySpec[title]{Type: "TITLE", Keys: []keyfirst.Binding{byMovie.Fields("Actor", "Movie")}})
 	noErr(t, err)
+	onScores := query.CollectionOn(scores, scoreByBoard, "p")
 	score := query.Attr("Score")
 	tests := []struct {
-		table *keyfirst.Table
-		c     query.AttrCond
-		op    keys.Op
-		expr  string
+		q    query.Query[any]
+		c    query.AttrCond
+		op   keys.Op
+		expr string
 	}{
-		{table, score.Eq(query.N(1)), keys.OpEq, "(#0 = :0) AND (#1 = :1)"},
-		{table, score.Lt(query.N(1)), keys.OpLt, "(#0 = :0) AND (#1 < :1)"},
-		{table, score.Le(query.N(1)), keys.OpLe, "(#0 = :0) AND (#1 <= :1)"},
-		{table, score.Gt(query.N(1)), keys.OpGt, "(#0 = :0) AND (#1 > :1)"},
-		{table, score.Ge(query.N(1)), keys.OpGe, "(#0 = :0) AND (#1 >= :1)"},
-		{table, score.Between(query.N(1), query.N(2)), keys.OpBetween, "(#0 = :0) AND (#1 BETWEEN :1 AND :2)"},
-		{titles, query.Attr("Movie").BeginsWith("Toy"), keys.OpBeginsWith, "(#0 = :0) AND (begins_with (#1, :1))"},
+		{onScores, score.Eq(query.N(1)), keys.OpEq, "(#0 = :0) AND (#1 = :1)"},
+		{onScores, score.Lt(query.N(1)), keys.OpLt, "(#0 = :0) AND (#1 < :1)"},
+		{onScores, score.Le(query.N(1)), keys.OpLe, "(#0 = :0) AND (#1 <= :1)"},
+		{onScores, score.Gt(query.N(1)), keys.OpGt, "(#0 = :0) AND (#1 > :1)"},
+		{onScores, score.Ge(query.N(1)), keys.OpGe, "(#0 = :0) AND (#1 >= :1)"},
+		{onScores, score.Between(query.N(1), query.N(2)), keys.OpBetween, "(#0 = :0) AND (#1 BETWEEN :1 AND :2)"},
+		{query.CollectionOn(titles, byMovie, "p"), query.Attr("Movie").BeginsWith("Toy"), keys.OpBeginsWith, "(#0 = :0) AND (begins_with (#1, :1))"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.op.String(), func(t *testing.T) {
@@ -38,7 +45,7 @@ func TestAttrVerbs(t *testing.T) {
 				t.Fatalf("%v %q", tt.c.Op(), tt.c.Attr())
 			}
 			c := &canned{}
-			if _, err := query.Collection(tt.table).Partition(query.S("p")).SortAttr(tt.c).Page(context.Background(), c); err != nil {
+			if _, err := tt.q.SortAttr(tt.c).Page(context.Background(), c); err != nil {
 				t.Fatal(err)
 			}
 			if got := aws.ToString(c.ins[0].KeyConditionExpression); got != tt.expr {

@@ -56,8 +56,8 @@ func cursorOf(t *testing.T, s shop, q query.Query[Order], o Order, optFns ...fun
 func TestBadInputsSendNothing(t *testing.T) {
 	s := newShop(t, "shop")
 	key := []byte("0123456789abcdef0123456789abcdef")
-	byCustomer := query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1"))
-	native := query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1"))
+	byCustomer := query.On(s.orders, byStatusDate, "c1")
+	native := query.On(s.orders, byStatusDateNative, "c1")
 	jul1 := micro("2019-07-01T00:00:00")
 	threeSegments := keys.Must(keys.NewKey3(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4)))
 	fourSegments := keys.Must(keys.NewKey4(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4), keys.ID[string]()))
@@ -68,11 +68,22 @@ func TestBadInputsSendNothing(t *testing.T) {
 	tampered := []byte(signed)
 	tampered[3] ^= 1 // a byte of the body, still valid base64url
 
-	noSortKey, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "plain", PartitionKey: keyfirst.StringAttr("PK"),
-		GSIs: []keyfirst.Index{{Name: "ByScore", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Board")},
-			SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("Score")}}}})
+	// A table without sort key, and indexes keyed by numbers.
+	type player struct {
+		ID     string  `dynamodbav:"Id"`
+		Board  string  `dynamodbav:"Board"`
+		Score  int     `dynamodbav:"Score"`
+		Rating float64 `dynamodbav:"Rating"`
+	}
+	plainKey := keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.NoSort())
+	byScore := keyfirst.OnIndex("ByScore", keyfirst.Str("Board"), keyfirst.Num[int]("Score"))
+	byRating := keyfirst.OnIndex("ByRating", keyfirst.Num[float64]("Rating"), keyfirst.NoSort())
+	noSortKey, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "plain", Key: plainKey, GSIs: []keyfirst.Index{byScore.Index(), byRating.Index()}})
 	noErr(t, err)
-	plain := query.Collection(noSortKey)
+	_, err = keyfirst.NewEntity(noSortKey, keyfirst.EntitySpec[player]{Type: "PLAYER",
+		Keys: []keyfirst.Binding{plainKey.Fields("ID"), byScore.Fields("Board", "Score"), byRating.Fields("Rating")}})
+	noErr(t, err)
+	scores := query.CollectionOn(noSortKey, byScore, "b")
 
 	tests := []struct {
 		name    string
@@ -87,7 +98,7 @@ func TestBadInputsSendNothing(t *testing.T) {
 			nil, query.ProblemNotLeading, nil},
 		{"prefix longer than the key's segments", native.Sort(threeSegments.With2(Cancelled, jul1).Eq(7)), nil, query.ProblemPrefix, nil},
 		{"prefix with more fixed segments than the key", native.Sort(fourSegments.With3(Cancelled, jul1, 7).BeginsWith()), nil, query.ProblemPrefix, nil},
-		{"empty begins_with prefix", query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1"))).SortAttr(query.Attr("SK").BeginsWith("")),
+		{"empty begins_with prefix", query.On(s.orders, orderByID, "c1").SortAttr(query.Attr("SK").BeginsWith("")),
 			nil, query.ProblemPrefix, nil},
 		{"Limit 0", byCustomer.Limit(0), nil, query.ProblemLimit, nil},
 		{"Limit -1", byCustomer.Limit(-1), nil, query.ProblemLimit, nil},
@@ -98,25 +109,24 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"unsigned cursor, keyed query", byCustomer.After(fromC1), []func(*keyfirst.Options){keyfirst.WithCursorKey(key)}, query.ProblemCursor, query.ErrCursorTampered},
 		{"signed cursor, another key", byCustomer.After(signed), []func(*keyfirst.Options){keyfirst.WithCursorKey([]byte("another key, 16+ bytes"))}, query.ProblemCursor, query.ErrCursorTampered},
 		{"signed cursor, no key", byCustomer.After(signed), nil, query.ProblemCursor, query.ErrCursorMismatch},
-		{"cursor whose partition differs", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c2")).After(fromC1),
+		{"cursor whose partition differs", query.On(s.orders, byStatusDate, "c2").After(fromC1),
 			nil, query.ProblemCursor, query.ErrCursorPartition},
 		{"garbage cursor", byCustomer.After("%%%"), nil, query.ProblemCursor, query.ErrCursorMalformed},
 		{"huge cursor", byCustomer.After(query.Cursor(strings.Repeat("A", 1<<20))), nil, query.ProblemCursor, query.ErrCursorMalformed},
 
-		// Index and partition.
-		{"unknown index", query.Of(s.orders).Index("Nope").Partition(query.S("c1")), nil, query.ProblemIndex, keyfirst.ErrInvalidSchema},
-		{"no partition key", query.Of(s.orders), nil, query.ProblemPartition, nil},
-		{"two values for one attribute", query.Of(s.orders).Partition(query.S("a"), query.S("b")), nil, query.ProblemPartition, nil},
-		{"number for a string attribute", query.Of(s.orders).Partition(query.N(7)), nil, query.ProblemPartition, nil},
-		{"empty partition value", query.Of(s.orders).Partition(query.S("")), nil, query.ProblemPartition, nil},
-		{"zero Value", query.Of(s.orders).Partition(query.Value{}), nil, query.ProblemPartition, nil},
-		{"partition value too long", query.Of(s.orders).Partition(query.S(strings.Repeat("x", 2049))), nil, query.ProblemPartition, nil},
-		{"keys error in the partition value", query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("a#b"))), nil, query.ProblemPartition, keys.ErrSeparator},
-		{"NaN", query.Of(s.orders).Partition(query.N(math.NaN())), nil, query.ProblemPartition, nil},
-		{"partition value not UTF-8", query.Of(s.orders).Partition(query.S("CUST#c\xff")), nil, query.ProblemPartition, nil},
-		{"encoded value not UTF-8", query.Of(s.orders).Partition(query.Encoded("CUST#c\xfd", nil)), nil, query.ProblemPartition, nil},
-		{"native part not UTF-8", query.Of(s.orders).Index("ByCustomerStatus").Partition(query.Strings([]string{"c1", "\xfe"}, nil)...),
-			nil, query.ProblemPartition, nil},
+		// Index and partition: the pattern names the index and types the
+		// partition key (a value of another type does not compile); what
+		// is left is a pattern the entity does not bind (a mistyped index
+		// name) and a value DynamoDB would refuse or change.
+		{"mistyped index", query.On(s.orders, keyfirst.OnIndex("ByStatusDat", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate)), "c1"),
+			nil, query.ProblemPattern, nil},
+		{"empty partition value", query.On(s.orders, orderByID, ""), nil, query.ProblemPartition, nil},
+		{"empty raw partition value", query.On(s.orders, byStatusDate, ""), nil, query.ProblemPartition, nil},
+		{"partition value too long", query.On(s.orders, byStatusDate, strings.Repeat("x", 2049)), nil, query.ProblemPartition, nil},
+		{"keys error in the partition value", query.On(s.orders, orderByID, "a#b"), nil, query.ProblemPartition, keys.ErrSeparator},
+		{"partition value not UTF-8", query.On(s.orders, orderByID, "CUST#c\xff"), nil, query.ProblemPartition, nil},
+		{"raw partition value not UTF-8", query.On(s.orders, byStatusDate, "c\xfd"), nil, query.ProblemPartition, nil},
+		{"native part not UTF-8", query.On(s.orders, byCustomerStatus, keys.Of2("c\xfe", Pending)), nil, query.ProblemPartition, nil},
 		{"cursor not UTF-8", byCustomer.After(mangle(t, fromC1, "CANCELLED#", "CANCELLED\xff")), nil, query.ProblemCursor, query.ErrCursorMalformed},
 
 		// Sort key conditions.
@@ -135,10 +145,10 @@ func TestBadInputsSendNothing(t *testing.T) {
 		{"begins_with prefix not UTF-8", byCustomer.SortAttr(query.Attr("OrderStatusDate").BeginsWith("C\xff")), nil, query.ProblemSortKey, nil},
 
 		// Projection (more in TestPartialProjectionRefused), options, client.
-		{"entity query on a KEYS_ONLY GSI: nothing to decode", query.Of(s.orders).Index("Keys").Partition(query.S("c1")), nil, query.ProblemProjection, nil},
+		{"entity query on a KEYS_ONLY GSI: nothing to decode", query.On(s.orders, keysOnly, "c1"), nil, query.ProblemProjection, nil},
 		{"short cursor key", byCustomer, []func(*keyfirst.Options){keyfirst.WithCursorKey([]byte("short"))}, query.ProblemOption, nil},
 		{"zero Query", query.Query[Order]{}, nil, query.ProblemSource, nil},
-		{"nil entity", query.Of[Order](nil), nil, query.ProblemSource, nil},
+		{"nil entity", query.On((*keyfirst.Entity[Order])(nil), orderByID, "c1"), nil, query.ProblemSource, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -177,13 +187,16 @@ func TestBadInputsSendNothing(t *testing.T) {
 		q       query.Query[any]
 		problem query.Problem
 	}{
-		{"condition on a table without sort key", plain.Partition(query.S("p")).SortAttr(query.Attr("SK").Eq(query.S("x"))), query.ProblemSortKey},
-		{"keys.Cond on a Number sort key", plain.Index("ByScore").Partition(query.S("b")).Sort(statusDate.With1(Cancelled).Ge(jul1)), query.ProblemSortKey},
-		{"begins_with on a Number sort key", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").BeginsWith("1")), query.ProblemSortKey},
-		{"raw BETWEEN of numbers upside down", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Between(query.N(10), query.N(9.5))), query.ProblemSortKey},
-		{"number above 1E+126", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Gt(query.N(1e200))), query.ProblemSortKey},
-		{"number below 1E-130", plain.Index("ByScore").Partition(query.S("b")).SortAttr(query.Attr("Score").Lt(query.N(-1e-200))), query.ProblemSortKey},
-		{"nil table", query.Collection(nil), query.ProblemSource},
+		{"condition on a table without sort key", query.CollectionOn(noSortKey, plainKey, "p").SortAttr(query.Attr("SK").Eq(query.S("x"))), query.ProblemSortKey},
+		{"keys.Cond on a Number sort key", scores.Sort(statusDate.With1(Cancelled).Ge(jul1)), query.ProblemSortKey},
+		{"begins_with on a Number sort key", scores.SortAttr(query.Attr("Score").BeginsWith("1")), query.ProblemSortKey},
+		{"raw BETWEEN of numbers upside down", scores.SortAttr(query.Attr("Score").Between(query.N(10), query.N(9.5))), query.ProblemSortKey},
+		{"number above 1E+126", scores.SortAttr(query.Attr("Score").Gt(query.N(1e200))), query.ProblemSortKey},
+		{"number below 1E-130", scores.SortAttr(query.Attr("Score").Lt(query.N(-1e-200))), query.ProblemSortKey},
+		{"NaN partition value", query.CollectionOn(noSortKey, byRating, math.NaN()), query.ProblemPartition},
+		{"partition value above 1E+126", query.CollectionOn(noSortKey, byRating, 1e200), query.ProblemPartition},
+		{"mistyped index", query.CollectionOn(noSortKey, keyfirst.OnIndex("ByScores", keyfirst.Str("Board"), keyfirst.Num[int]("Score")), "b"), query.ProblemPattern},
+		{"nil table", query.CollectionOn(nil, orderByID, "c1"), query.ProblemSource},
 	}
 	for _, tt := range mixed {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,9 +219,8 @@ func TestBadInputsSendNothing(t *testing.T) {
 
 // The raw conditions that are legal pass, with numbers compared as numbers.
 func TestRawNumberConditions(t *testing.T) {
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", PartitionKey: keyfirst.StringAttr("Board"), SortKey: keyfirst.NumberAttr("Score")})
-	noErr(t, err)
-	q := query.Collection(table).Partition(query.S("b"))
+	table, _ := newBoardScores(t)
+	q := query.CollectionOn(table, scoreByBoard, "b")
 	for _, c := range []query.AttrCond{
 		query.Attr("Score").Between(query.N(9.5), query.N(10)),
 		query.Attr("Score").Between(query.N(-3), query.N(-3)),

@@ -41,7 +41,7 @@ func benchQuery(b *testing.B, s shop) (q query.Query[Order], lo, hi string) {
 	b.Helper()
 	cond := benchCond(b)
 	lo, hi = cond.Values()
-	return query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(cond).Limit(100), lo, hi
+	return query.On(s.orders, byStatusDate, "c1").Sort(cond).Limit(100), lo, hi
 }
 
 // benchCond is the query's sort key condition: CANCELLED in Q3.

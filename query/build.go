@@ -110,7 +110,7 @@ func (f failer) fail(attr string, p Problem, detail string, err error) error {
 func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	src := q.source()
 	if src == nil {
-		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.Of(entity) or query.Collection(table), with a non-nil argument"}
+		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.On(entity, pattern, partition) or query.CollectionOn(table, pattern, partition), with a non-nil entity or table"}
 	}
 	t := src.table
 	p := &plan{table: t.Name(), index: q.index}
@@ -202,7 +202,7 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 	case v.err != nil:
 		return f.fail(a.Name, p, "the value could not be built", v.err)
 	case v.av == nil:
-		return f.fail(a.Name, p, "the zero Value; build values with query.S, N, B or Encoded", nil)
+		return f.fail(a.Name, p, "the zero Value; build values with query.S, N or B", nil)
 	case avType(v.av) != a.Type:
 		return f.fail(a.Name, p, fmt.Sprintf("%s for an attribute of type %s", v, a.Type), nil)
 	case avEmpty(v.av):

@@ -30,7 +30,6 @@ func projected(names map[string]string, projection *string) []string {
 // never a FilterExpression.
 func TestRequest(t *testing.T) {
 	s := newShop(t, "shop")
-	c1 := query.Encoded(customerPK.Encode("c1"))
 	type orderDates struct {
 		Status Status    `dynamodbav:"Status"`
 		Date   time.Time `dynamodbav:"Date"`
@@ -49,18 +48,18 @@ func TestRequest(t *testing.T) {
 		consistent bool
 		projection []string
 	}{
-		{"table", pageOf(query.Of(s.orders).Partition(c1)), "", false, nil},
-		{"table, consistent", pageOf(query.Of(s.orders).Partition(c1).ConsistentRead()), "", true, nil},
-		{"LSI, consistent", pageOf(query.Of(s.orders).Index("ByPlaced").Partition(c1).ConsistentRead()), "ByPlaced", true, nil},
-		{"table, view", pageOf(query.View[orderDates](query.Of(s.orders).Partition(c1))), "", false,
+		{"table", pageOf(query.On(s.orders, orderByID, "c1")), "", false, nil},
+		{"table, consistent", pageOf(query.On(s.orders, orderByID, "c1").ConsistentRead()), "", true, nil},
+		{"LSI, consistent", pageOf(query.On(s.orders, byPlaced, "c1").ConsistentRead()), "ByPlaced", true, nil},
+		{"table, view", pageOf(query.View[orderDates](query.On(s.orders, orderByID, "c1"))), "", false,
 			[]string{"Date", "PK", "SK", "Status", "_type"}},
-		{"GSI ALL, view", pageOf(query.View[orderPad](query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")))), "ByStatusDate", false,
+		{"GSI ALL, view", pageOf(query.View[orderPad](query.On(s.orders, byStatusDate, "c1"))), "ByStatusDate", false,
 			[]string{"CustomerId", "OrderStatusDate", "PK", "Pad", "SK", "_type"}},
-		{"native GSI, view", pageOf(query.View[orderDates](query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1")))), "ByStatusDateNative", false,
+		{"native GSI, view", pageOf(query.View[orderDates](query.On(s.orders, byStatusDateNative, "c1"))), "ByStatusDateNative", false,
 			[]string{"CustomerId", "Date", "OrderDate", "OrderStatus", "PK", "SK", "Status", "_type"}},
-		{"KEYS_ONLY GSI, view of the keys", pageOf(query.View[orderKey](query.Of(s.orders).Index("Keys").Partition(query.S("c1")))), "Keys", false,
+		{"KEYS_ONLY GSI, view of the keys", pageOf(query.View[orderKey](query.On(s.orders, keysOnly, "c1"))), "Keys", false,
 			[]string{"CustomerId", "OrderStatusDate", "PK", "SK"}},
-		{"collection, view", pageOf(query.View[orderPad](query.Collection(s.table).Partition(c1))), "", false,
+		{"collection, view", pageOf(query.View[orderPad](query.CollectionOn(s.table, orderByID, "c1"))), "", false,
 			[]string{"PK", "Pad", "SK"}},
 	}
 	for _, tt := range tests {

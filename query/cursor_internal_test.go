@@ -12,6 +12,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/avequal"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 type thing struct {
@@ -20,23 +21,29 @@ type thing struct {
 	Rank  int    `dynamodbav:"Rank"`
 }
 
+// The things' patterns: the table (PK S; SK S), O#<owner> and T#<name>,
+// and the GSI ByRank (Owner S; Rank N), fields of thing as they are.
+var (
+	ownerPK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("O")))
+	thingSK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("T")))
+	thingByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", thingSK))
+	thingByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
+)
+
 // thingPlan is the plan of a query of owner's things by rank, on a GSI
 // whose key is (Owner S; Rank N), on a table keyed (PK S; SK S).
 func thingPlan(t testing.TB, owner string, optFns ...func(*keyfirst.Options)) (*plan, Query[thing]) {
 	t.Helper()
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
-		GSIs: []keyfirst.Index{{Name: "ByRank", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Owner")},
-			SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("Rank")}}}})
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", Key: thingByName, GSIs: []keyfirst.Index{thingByRank.Index()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING",
-		PartitionKey: keyfirst.DeriveString(func(v thing) (string, error) { return "O#" + v.Owner, nil }),
-		SortKey:      keyfirst.DeriveString(func(v thing) (string, error) { return "T#" + v.Name, nil })})
+		Keys: []keyfirst.Binding{thingByName.Fields("Owner", "Name"), thingByRank.Fields("Owner", "Rank")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := Of(e, optFns...).Index("ByRank").Partition(S(owner)).SortAttr(Attr("Rank").Ge(N(0)))
+	q := On(e, thingByRank, owner, optFns...).SortAttr(Attr("Rank").Ge(N(0)))
 	p, err := q.plan(nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,10 @@
 //
 // # Queries
 //
-// A query usually starts from an access pattern ([keyfirst.Pattern]): the
+// Every query starts from an access pattern ([keyfirst.Pattern]): the
 // index and the Go types of its keys, declared once and bound by the
-// entity that writes it. [On] reads an entity's items (decoded into T),
+// entity that writes it, so that no index name or encoded key value is
+// ever written by hand. [On] reads an entity's items (decoded into T),
 // [CollectionOn] a mixed item collection (each item decoded into its own
 // entity type, for a type switch). The partition key is a Go value,
 // encoded by the pattern as the entity's writes encode it; its type is
@@ -43,23 +44,20 @@
 // [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
 // (not on a GSI) and [Query.After] complete it.
 //
-// [Of] and [Collection] with [Query.Index] and [Query.Partition] are the
-// escape hatch for an index chosen at run time: the index by name (checked
-// at the terminal call, [ProblemIndex]) and a [Value] for every partition
-// key attribute, in order ([S], [N], [B], [Encoded] for the result of a
-// keys codec, [Strings] for the parts of a native multi-attribute key). A
-// value encoded otherwise than the writes encode it finds nothing, which
-// is why [On] exists; a sort condition from a definition that no bound
-// pattern stores in the index is refused there too, and a raw one is sent
-// as given (the index may hold values no pattern describes: a sparse
-// rule's constant "Admin" beside the patterns' keys).
+// A pattern of the table reads the table: the items of one partition of
+// the table's key are On(e, tablePattern, pk). A pattern the entity (or,
+// for a collection, no entity of the table) does not bind is refused
+// before any request ([ProblemPattern]), and so a partition key value its
+// codec refuses ([ProblemPartition]). A key that no pattern describes is
+// read through a pattern whose sides are raw ([keyfirst.Str],
+// [keyfirst.Num], [keyfirst.Bin]) bound with [keyfirst.Func].
 //
 // # Whole items and views
 //
 // A query decodes whole items, never part of one: a T with some fields
 // left at their zero values would pass for a whole item, and a write of it
 // (which stores the item it is given) would erase what the read did not
-// return. So [Of], [Collection] and [ScanIndex] refuse, before any request
+// return. So [On], [CollectionOn] and [ScanOn] refuse, before any request
 // ([ProblemProjection]), an index that does not project every attribute of
 // what they decode: of T for an entity read; for a collection, the
 // entity-type attribute and every attribute of each entity type that can
@@ -124,13 +122,13 @@
 // # Items that do not decode
 //
 // A table lives longer than its code: it may hold items of an entity type
-// no longer registered, or that keyfirst did not write. A [Collection]
+// no longer registered, or that keyfirst did not write. A [CollectionOn] query
 // delivers such an item as an [Unknown] (its type and attributes), and so
 // an item of a registered type read through an index that does not hold
 // all of that type (see above), for the type switch to handle: it counts
 // as an item for the limit and the cursor moves past it, so it neither
 // vanishes nor blocks the collection. An
-// entity read ([Of]) that meets an item of another entity type, and any
+// entity read ([On]) that meets an item of another entity type, and any
 // read that meets an attribute that does not fit its field, stops before
 // the item with a [*DecodeError]: the page's cursor resumes at the item
 // (to read it again after a fix), the error's Skip after it (to read
@@ -156,11 +154,11 @@
 //
 // # Scans
 //
-// [ScanIndex] reads a whole secondary index that the schema declares
-// Scannable (a sparse index of one entity type, where reading it all is
-// the access pattern), in parallel segments ([Scan.Segments]). A Scan of
-// the table, or of an index not declared scannable, is refused with
-// [ProblemNotScannable].
+// [ScanOn] reads the whole secondary index of a pattern that the schema
+// declares Scannable (a sparse index of one entity type, where reading it
+// all is the access pattern), in parallel segments ([Scan.Segments]). A
+// Scan of the table, or of an index not declared scannable, is refused
+// with [ProblemNotScannable].
 //
 // # Cost
 //

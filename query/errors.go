@@ -45,7 +45,7 @@ type Problem uint8
 
 // The problems of [Error].
 const (
-	ProblemIndex            Problem = iota + 1 // the index is unknown (Err is a *keyfirst.SchemaError)
+	ProblemIndex            Problem = iota + 1 // the index is not the table's (Err is a *keyfirst.SchemaError): a pattern of another table
 	ProblemPartition                           // the partition key values are missing, too few or many, mistyped, empty or failed to encode
 	ProblemSortKey                             // the sort key condition does not fit the sort key (no sort key, wrong type, no native form, not built, a condition on a constant sort key)
 	ProblemNotLeading                          // a condition on an attribute of a multi-attribute sort key that is not its first
@@ -58,8 +58,8 @@ const (
 	ProblemSegments                            // a number of scan segments outside 1..MaxSegments
 	ProblemOption                              // an option with an invalid value (a short CursorKey)
 	ProblemClient                              // a nil client
-	ProblemSource                              // a query not started from Of, Collection or ScanIndex, or from a nil entity or table
-	ProblemPattern                             // a pattern the entity or table does not bind, that carries an error, or whose index or partition was set by hand
+	ProblemSource                              // a query not started from On, CollectionOn or ScanOn, or from a nil entity or table
+	ProblemPattern                             // a pattern the entity or table does not bind, or that carries an error
 	ProblemForeignCondition                    // a sort key condition built from a key definition that the index's sort key does not hold, or a raw one (SortAttr) on an entity's pattern whose sort key holds keys of a definition
 )
 
@@ -141,7 +141,7 @@ func (e *RequestError) Error() string {
 func (e *RequestError) Unwrap() error { return e.Err }
 
 // DecodeError reports an item that a request returned and that could not
-// be decoded: in an entity read ([Of], [ScanIndex]), an item of another
+// be decoded: in an entity read ([On], [ScanOn]), an item of another
 // entity type; in any read, an attribute that does not fit its field. It
 // wraps the keyfirst package's error (a *keyfirst.EntityTypeError, so
 // errors.Is(err, keyfirst.ErrWrongEntityType) holds, or a

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -14,10 +15,17 @@ import (
 // is one of the scores of at least 5, a score of 3 is not (DynamoDB
 // would refuse it as the start of the query). Nothing is sent.
 func ExampleQuery_CheckKey() {
-	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "games", PartitionKey: keyfirst.StringAttr("PK"),
-		GSIs: []keyfirst.Index{{Name: "ByScore", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("Board")},
-			SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("Score")}}}}))
-	q := query.Collection(table).Index("ByScore").Partition(query.S("daily")).SortAttr(query.Attr("Score").Ge(query.N(5)))
+	type player struct {
+		Name  string `dynamodbav:"Name"`
+		Board string `dynamodbav:"Board"`
+		Score int    `dynamodbav:"Score"`
+	}
+	byName := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER")))), keyfirst.NoSort())
+	byScore := keyfirst.OnIndex("ByScore", keyfirst.Str("Board"), keyfirst.Num[int]("Score"))
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "games", Key: byName, GSIs: []keyfirst.Index{byScore.Index()}}))
+	players := keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[player]{Type: "PLAYER",
+		Keys: []keyfirst.Binding{byName.Fields("Name"), byScore.Fields("Board", "Score")}}))
+	q := query.On(players, byScore, "daily").SortAttr(query.Attr("Score").Ge(query.N(5)))
 	key := func(score string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{
 			"PK":    &types.AttributeValueMemberS{Value: "PLAYER#ann"},

@@ -138,18 +138,9 @@ func ExampleOn() {
 // A query that cannot be sent is refused before any request, with a typed
 // error that says what to do instead.
 func ExampleQuery_ConsistentRead() {
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
-		Name: "shop", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
-		GSIs: []keyfirst.Index{{Name: "ByCustomer", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("CustomerId")}}},
-	})
-	orders, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[ShopOrder]{
-		Type:         "ORDER",
-		PartitionKey: keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "CUST#" + o.Customer, nil }),
-		SortKey:      keyfirst.DeriveString(func(o ShopOrder) (string, error) { return "ORDER#" + o.ID, nil }),
-	})
+	orders := exampleOrders()
 
-	_, err := query.Of(orders).Index("ByCustomer").Partition(query.S("c1")).ConsistentRead().
-		Page(context.Background(), printer{})
+	_, err := query.On(orders, exByStatusDate, "c1").ConsistentRead().Page(context.Background(), printer{})
 	var qe *query.Error
 	if errors.As(err, &qe) {
 		fmt.Println(qe.Problem)
@@ -163,14 +154,11 @@ func ExampleQuery_ConsistentRead() {
 // Seed 004: a sort key that is not a keys composite takes a raw condition,
 // with the seven legal verbs only; Desc reads it backwards.
 func ExampleAttr() {
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", PartitionKey: keyfirst.StringAttr("Actor"), SortKey: keyfirst.StringAttr("Movie")})
-	type Role struct{ Character string }
-	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{
-		Type:         "ROLE",
-		PartitionKey: keyfirst.DeriveString(func(Role) (string, error) { return "", nil }),
-		SortKey:      keyfirst.DeriveString(func(Role) (string, error) { return "", nil }),
-	})
-	_, err := query.Of(roles).Partition(query.S("Tom Hanks")).
+	type Role struct{ Actor, Movie, Character string }
+	moviesOf := keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", Key: moviesOf})
+	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{Type: "ROLE", Keys: []keyfirst.Binding{moviesOf.Fields("Actor", "Movie")}})
+	_, err := query.On(roles, moviesOf, "Tom Hanks").
 		SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).Desc().
 		Page(context.Background(), printer{})
 	fmt.Println(err)
@@ -186,7 +174,7 @@ func ExampleAttr() {
 // item of a type no longer registered as a query.Unknown, neither dropped
 // nor in the way. (The client here answers with stored items; use a
 // *dynamodb.Client.)
-func ExampleCollection() {
+func ExampleCollectionOn() {
 	type Repo struct{ Name string }
 	type Issue struct {
 		Repo   string
@@ -194,17 +182,11 @@ func ExampleCollection() {
 	}
 	repoKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
 	issueKey := keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "github", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")})
-	repos, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{
-		Type:         "REPO",
-		PartitionKey: keyfirst.DeriveString(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
-		SortKey:      keyfirst.DeriveString(func(r Repo) (string, error) { return repoKey.Encode(r.Name) }),
-	})
-	issues, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{
-		Type:         "ISSUE",
-		PartitionKey: keyfirst.DeriveString(func(i Issue) (string, error) { return repoKey.Encode(i.Repo) }),
-		SortKey:      keyfirst.DeriveString(func(i Issue) (string, error) { return issueKey.Encode(i.Number) }),
-	})
+	repoByName := keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", repoKey))
+	issueByNumber := keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", issueKey))
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "github", Key: repoByName})
+	repos, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Repo]{Type: "REPO", Keys: []keyfirst.Binding{repoByName.Fields("Name", "Name")}})
+	issues, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Issue]{Type: "ISSUE", Keys: []keyfirst.Binding{issueByNumber.Fields("Repo", "Number")}})
 	repo, _ := repos.Item(Repo{Name: "keyfirst"})
 	issue2, _ := issues.Item(Issue{Repo: "keyfirst", Number: 2})
 	issue1, _ := issues.Item(Issue{Repo: "keyfirst", Number: 1})
@@ -215,8 +197,8 @@ func ExampleCollection() {
 	}
 	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{repo, label, issue2, issue1}}}}
 
-	q := query.Collection(table).
-		Partition(query.Encoded(repoKey.Encode("keyfirst"))).
+	// The repo's collection, read through either pattern of its partition.
+	q := query.CollectionOn(table, repoByName, "keyfirst").
 		Sort(keys.Between(issueKey.Start(), repoKey.At("keyfirst"))).
 		Desc()
 	for item, err := range q.All(context.Background(), client) {
@@ -250,31 +232,25 @@ func ExampleCollection() {
 // *dynamodb.Client.)
 func ExampleView() {
 	type Ticket struct {
-		ID      string `dynamodbav:"id"`
-		Subject string `dynamodbav:"subject"`
-		Body    string `dynamodbav:"body"`
+		ID       string `dynamodbav:"id"`
+		Subject  string `dynamodbav:"subject"`
+		Body     string `dynamodbav:"body"`
+		OpenedAt string `dynamodbav:"OpenedAt"`
 	}
 	type TicketLine struct {
 		ID      string `dynamodbav:"id"`
 		Subject string `dynamodbav:"subject"`
 	}
-	s := keyfirst.StringAttr
-	table, _ := keyfirst.NewTable(keyfirst.TableSpec{
-		Name: "tickets", PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{{Name: "Open", PartitionKey: []keyfirst.Attribute{s("OpenBucket")},
-			SortKey: []keyfirst.Attribute{s("OpenedAt")}, Projection: keyfirst.Include("id", "subject")}},
-	})
-	tickets, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
-		Type:         "TICKET",
-		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(Ticket) (string, error) { return "TICKET", nil }),
-		Indexes: map[string]keyfirst.IndexKeys[Ticket]{"Open": {
-			"OpenBucket": keyfirst.DeriveString(func(Ticket) (string, error) { return "OPEN", nil }),
-			"OpenedAt":   keyfirst.DeriveString(func(Ticket) (string, error) { return "2026-06-23T10:00:00Z", nil }),
-		}},
-	})
+	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	ticketByID := keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Composite("SK", ticketKey))
+	openTickets := keyfirst.OnIndex("Open", keyfirst.Const("OpenBucket", "OPEN"), keyfirst.Str("OpenedAt"))
+	dashboard := openTickets.Index()
+	dashboard.Projection = keyfirst.Include("id", "subject")
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "tickets", Key: ticketByID, GSIs: []keyfirst.Index{dashboard}})
+	tickets, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{Type: "TICKET",
+		Keys: []keyfirst.Binding{ticketByID.Fields("ID", "ID"), openTickets.Fields("OpenedAt")}})
 	ctx := context.Background()
-	open := query.Of(tickets).Index("Open").Partition(query.S("OPEN"))
+	open := query.On(tickets, openTickets, keyfirst.None{})
 
 	_, err := open.Page(ctx, printer{})
 	var qe *query.Error
@@ -282,7 +258,7 @@ func ExampleView() {
 		fmt.Println("refused:", qe.Problem, qe.Attribute)
 	}
 
-	item, _ := tickets.Item(Ticket{ID: "t1", Subject: "printer on fire", Body: "it is really on fire"})
+	item, _ := tickets.Item(Ticket{ID: "t1", Subject: "printer on fire", Body: "it is really on fire", OpenedAt: "2026-06-23T10:00:00Z"})
 	client := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{item}}}}
 	page, err := query.View[TicketLine](open).Page(ctx, client)
 	fmt.Printf("%+v %v\n", page.Items, err)

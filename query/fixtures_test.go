@@ -280,6 +280,25 @@ func newMovies(t testing.TB, name string) (*keyfirst.Table, *keyfirst.Entity[Rol
 	return table, roles
 }
 
+// ---- scores: a table keyed by a string and a number ----
+
+type BoardScore struct {
+	Board string  `dynamodbav:"Board"`
+	Score float64 `dynamodbav:"Score"`
+}
+
+// scoreByBoard is the scores' table key: both fields as they are.
+var scoreByBoard = keyfirst.OnTable(keyfirst.Str("Board"), keyfirst.Num[float64]("Score"))
+
+func newBoardScores(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[BoardScore]) {
+	t.Helper()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", Key: scoreByBoard})
+	noErr(t, err)
+	scores, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[BoardScore]{Type: "SCORE", Keys: []keyfirst.Binding{scoreByBoard.Fields("Board", "Score")}})
+	noErr(t, err)
+	return table, scores
+}
+
 // ---- helpers ----
 
 // noErr fails t on err.

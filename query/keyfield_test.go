@@ -72,7 +72,7 @@ func TestTableKeyFieldsReadBack(t *testing.T) {
 	if len(items) != 1 || items[0] != any(all[3]) {
 		t.Errorf("collection: %+v, want %+v", items, all[3:])
 	}
-	scanned, err := query.ScanIndex(episodes, "ByNumber").Collect(ctx, client)
+	scanned, err := query.ScanOn(episodes, byNumber).Collect(ctx, client)
 	noErr(t, err)
 	slices.SortFunc(scanned, func(a, b episode) int {
 		if c := strings.Compare(a.Show, b.Show); c != 0 {

@@ -60,7 +60,7 @@ func TestExactLimitVersusFilter(t *testing.T) {
 
 	// The key condition.
 	counter := &counting{QueryAPI: client}
-	q := query.Of(s.orders).Index("ByStatusDate").Partition(query.S("big")).Sort(inQ3)
+	q := query.On(s.orders, byStatusDate, "big").Sort(inQ3)
 	page, err := q.Limit(10).Page(ctx, counter)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -30,18 +31,17 @@ type OddView struct {
 // fields "odd[0]" and "a.b".
 func TestAttributeNamesInQueries(t *testing.T) {
 	t.Parallel()
-	s := keyfirst.StringAttr
-	spec := keyfirst.TableSpec{
-		Name: "odd", PartitionKey: s("p[0]"), SortKey: s("s.k"),
-		GSIs: []keyfirst.Index{{Name: "by-group", PartitionKey: []keyfirst.Attribute{s("g%5B")},
-			SortKey: []keyfirst.Attribute{s("o.d[1]")}, Projection: keyfirst.Include("odd[0]")}},
-	}
-	table, err := keyfirst.NewTable(spec)
+	oddKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ODD")))
+	byID := keyfirst.OnTable(keyfirst.Composite("p[0]", oddKey), keyfirst.Composite("s.k", oddKey))
+	byGroup := keyfirst.OnIndex("by-group", keyfirst.Str("g%5B"), keyfirst.Str("o.d[1]"))
+	included := byGroup.Index()
+	included.Projection = keyfirst.Include("odd[0]")
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "odd", Key: byID, GSIs: []keyfirst.Index{included}})
 	noErr(t, err)
 	client := integration.Client(t)
 	table = tableFor(t, table)
-	id := keyfirst.DeriveString(func(o Odd) (string, error) { return "ODD#" + o.ID, nil })
-	odds, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Odd]{Type: "ODD", PartitionKey: id, SortKey: id})
+	odds, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Odd]{Type: "ODD",
+		Keys: []keyfirst.Binding{byID.Fields("ID", "ID"), byGroup.Fields("Group", "Order")}})
 	noErr(t, err)
 	ctx := context.Background()
 	want := []Odd{{"1", "g", "a", "x1", "y1"}, {"2", "g", "b", "x2", "y2"}, {"3", "h", "c", "x3", "y3"}}
@@ -50,12 +50,12 @@ func TestAttributeNamesInQueries(t *testing.T) {
 		noErr(t, err)
 	}
 
-	got, err := query.Of(odds).Partition(query.S("ODD#2")).SortAttr(query.Attr("s.k").Eq(query.S("ODD#2"))).Collect(ctx, client)
+	got, err := query.On(odds, byID, "2").Sort(oddKey.Range().Eq("2")).Collect(ctx, client)
 	noErr(t, err)
 	if len(got) != 1 || got[0] != want[1] {
 		t.Fatalf("table query: %+v", got)
 	}
-	views, err := query.View[OddView](query.Of(odds).Index("by-group").Partition(query.S("g")).
+	views, err := query.View[OddView](query.On(odds, byGroup, "g").
 		SortAttr(query.Attr("o.d[1]").Ge(query.S("b")))).Collect(ctx, client)
 	noErr(t, err)
 	if len(views) != 1 || views[0] != (OddView{Order: "b", First: "x2"}) {

@@ -20,7 +20,6 @@ type from struct {
 	// key value the pattern's codec refuses.
 	err     error
 	partErr bool
-	set     bool // the query started from a pattern
 	// sortDef is the definition the sort key condition must come from
 	// (zero: none can); collection: take them from the table (every
 	// pattern bound on the index).
@@ -38,13 +37,20 @@ type from struct {
 // be bound by e ([keyfirst.EntitySpec.Keys]); a sort key condition must
 // be built from p's own sort key definition ([keyfirst.Pattern.SortDefinition]):
 // one built from another key, even of the same Go type, is refused before
-// any request ([ProblemForeignCondition]). Everything else is as [Of]:
+// any request ([ProblemForeignCondition]):
 //
 //	query.On(orders, ordersByStatus, "c_42").
 //		Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1)).Collect(ctx, client)
 //
-// The index and partition are the pattern's: [Query.Index] and
-// [Query.Partition] on the result are refused ([ProblemPattern]).
+// Every item the query returns is decoded into T with
+// [keyfirst.Entity.Decode]. The index read must project every attribute
+// of T (see [View] for the attributes of a partial one), and an item of
+// another entity type is a [*DecodeError] (choose a sort key condition
+// that selects only T's items, or read a mixed collection with
+// [CollectionOn]). optFns apply to every call of the query.
+//
+// A pattern of the table reads the table: the whole-key read of one item
+// collection is On(e, tablePattern, pk).
 //
 // A pattern whose sort key is a [keyfirst.Const] reads the items that
 // store the constant: the query adds sort = constant to its key
@@ -57,8 +63,8 @@ type from struct {
 //
 // A constant partition key is queried with keyfirst.None{}.
 func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition P, optFns ...func(*keyfirst.Options)) Query[T] {
-	q := Of(e, optFns...)
-	f := from{set: true, pattern: p.ID(), sortDef: p.SortDefinition()}
+	q := of(e, optFns)
+	f := from{pattern: p.ID(), sortDef: p.SortDefinition()}
 	if e != nil && p.Err() == nil && !e.Binds(p.ID()) {
 		f.err = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys, so that its items are written as the pattern reads them", e.Type(), p)
 	}
@@ -68,32 +74,26 @@ func On[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], partition 
 
 // CollectionOn starts a query of a mixed item collection of table t (a
 // repo and its issues) through access pattern p, whose partition key is
-// partition; items decode as in [Collection]. p must be bound by an entity
-// registered on t. A sort key condition may be built from the sort key
+// partition. Every item is decoded by [keyfirst.Table.Decode] into the Go
+// type of its entity (a T, not a *T), for a type switch; an item whose
+// entity type is not registered on t arrives as an [Unknown]. The index
+// read must hold the entity-type attribute and every attribute of each
+// entity type that can be in it; an item of another type that it holds
+// anyway (written by an older definition, or by another program) arrives
+// as an [Unknown] when the index does not hold every attribute of its
+// type. optFns apply to every call of the query.
+//
+// p must be bound by an entity registered on t. A sort key condition may be built from the sort key
 // definition of any pattern bound on p's index (the sort key of a single
 // table holds several: REPO#<name>, ISSUE#<number>), and from no other.
 func CollectionOn[P, S any](t *keyfirst.Table, p keyfirst.Pattern[P, S], partition P, optFns ...func(*keyfirst.Options)) Query[any] {
-	q := Collection(t, optFns...)
-	f := from{set: true, pattern: p.ID(), collection: true}
+	q := collection(t, optFns)
+	f := from{pattern: p.ID(), collection: true}
 	if t != nil && p.Err() == nil && !t.Binds(p.ID()) {
 		f.err = fmt.Errorf("no entity of table %s binds pattern %s: bind it in an EntitySpec.Keys", t.Name(), p)
 	}
 	startFrom(&q, f, p, partition)
 	return q
-}
-
-// ScanOn starts a scan of the index of pattern p, which entity e binds
-// and the schema declares Scannable (see [ScanIndex]): the index named by
-// its pattern rather than by a string.
-func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns ...func(*keyfirst.Options)) Scan[T] {
-	s := ScanIndex(e, p.IndexName(), optFns...)
-	switch {
-	case p.Err() != nil:
-		s.fromErr = p.Err()
-	case e != nil && !e.Binds(p.ID()):
-		s.fromErr = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys", e.Type(), p)
-	}
-	return s
 }
 
 // startFrom records the pattern's index and partition key.
@@ -121,19 +121,14 @@ func startFrom[T, P, S any](q *Query[T], f from, p keyfirst.Pattern[P, S], parti
 	q.from = f
 }
 
-// checkFrom refuses what a pattern query cannot do: a pattern that cannot
-// be read, and an index or partition set by hand.
+// checkFrom refuses a pattern that cannot be read and a partition key
+// value its codec refuses.
 func (s *spec) checkFrom(f failer) error {
-	if !s.from.set {
-		return nil
-	}
 	switch {
 	case s.from.partErr:
 		return f.fail("", ProblemPartition, "", s.from.err)
 	case s.from.err != nil:
 		return f.fail("", ProblemPattern, "", s.from.err)
-	case s.manual != "":
-		return f.fail("", ProblemPattern, fmt.Sprintf("%s on a query of pattern %s: the pattern fixes the index and the partition key", s.manual, s.from.pattern), nil)
 	}
 	return nil
 }
@@ -155,11 +150,10 @@ func (s *spec) constTerm(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 }
 
 // checkDefs refuses a sort key condition built from a key definition that
-// the index's sort key does not hold: on a pattern query, any other than
-// the pattern's; on a query by index name, any that no pattern bound on
-// the table stores there (when some pattern describes it). A raw
-// condition is refused where the pattern's keys definition describes the
-// sort key ([spec.checkRaw]).
+// the index's sort key does not hold: on an entity's query, any other than
+// its pattern's; on a collection's, any that no pattern bound on the
+// index stores there. A raw condition is refused where the pattern's keys
+// definition describes the sort key ([spec.checkRaw]).
 func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 	if s.sort.kind == sortAttr {
 		return s.checkRaw(f)
@@ -169,7 +163,7 @@ func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 	}
 	var allowed []keys.DefID
 	switch {
-	case s.from.set && !s.from.collection:
+	case !s.from.collection:
 		if s.sort.cond.BuiltFrom(s.from.sortDef) {
 			return nil
 		}
@@ -178,7 +172,7 @@ func (s *spec) checkDefs(f failer, t *keyfirst.Table) error {
 		}
 	default:
 		allowed = t.SortDefinitions(s.index)
-		if (!s.from.set && len(allowed) == 0) || s.sort.cond.BuiltFrom(allowed...) {
+		if s.sort.cond.BuiltFrom(allowed...) {
 			return nil
 		}
 	}
@@ -213,12 +207,11 @@ func sameShape(defs, allowed []keys.DefID) (string, bool) {
 // (every item it reads stores that key): a raw value is not checked
 // against the key's segments, so a misspelt one (begins_with "CANCELED#")
 // would find nothing; a keys condition of that definition says what a raw
-// one can (the ids that begin with "t": HalfOpen("t", "u")). A collection and a query by index name take raw conditions
-// as given, as they take raw partition values: the index may hold, beside
-// the patterns' keys, values that no pattern describes (a sparse rule's
-// constant "Admin" in an overloaded GSI1SK).
+// one can (the ids that begin with "t": HalfOpen("t", "u")). A collection takes raw conditions
+// as given: its index may hold, beside the patterns' keys, values that no
+// pattern describes.
 func (s *spec) checkRaw(f failer) error {
-	if !s.from.set || s.from.collection || s.from.sortDef.IsZero() {
+	if s.from.collection || s.from.sortDef.IsZero() {
 		return nil
 	}
 	return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(

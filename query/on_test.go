@@ -41,8 +41,6 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 			query.ProblemForeignCondition, "<id>#<enum>#<time>#<id>"},
 		{"a look-alike definition", query.On(s.orders, byStatusDate, "c9").Sort(lookalike.With1(Cancelled).HalfOpen(jul1, oct1)),
 			query.ProblemForeignCondition, "another definition of the same shape (<enum>#<time>)"},
-		{"by name: a look-alike definition", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c9")).Sort(lookalike.With1(Cancelled).HalfOpen(jul1, oct1)),
-			query.ProblemForeignCondition, "another definition of the same shape (<enum>#<time>)"},
 		// A raw condition on a sort key of keys: a misspelt status
 		// (CANCELED) is no error of a raw value, and found nothing.
 		{"a raw begins_with on a composite sort key", query.On(s.orders, byStatusDate, "c9").SortAttr(query.Attr("OrderStatusDate").BeginsWith("CANCELED#")),
@@ -53,16 +51,11 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 			query.ProblemForeignCondition, "ORDER#<id>"},
 		{"the customer's key on the orders' table pattern", query.On(s.orders, orderByID, "c9").Sort(customerPK.Range().BeginsWith()),
 			query.ProblemForeignCondition, "CUST#<id>"},
-		// By index name, the table knows which definitions the sort key holds.
-		{"by name: ORDER# prefix on ByStatusDate", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c9")).Sort(orderSK.Range().BeginsWith()),
-			query.ProblemForeignCondition, "ORDER#<id>"},
 		// 3. A pattern the entity does not bind (a typo'd index name is
 		// refused by NewEntity: see keyfirst's TestPatternBindingRefusals).
 		{"a pattern the entity does not bind", query.On(s.orders, unbound, "c9"), query.ProblemPattern, "does not bind"},
 		{"a pattern of another entity", query.On(s.orders, customerByID, "c9"), query.ProblemPattern, "does not bind"},
 		{"the zero pattern", query.On(s.orders, keyfirst.Pattern[string, string]{}, "c9"), query.ProblemPattern, "zero pattern"},
-		{"Index on a pattern query", query.On(s.orders, byStatusDate, "c9").Index("Keys"), query.ProblemPattern, "Index on a query of pattern"},
-		{"Partition on a pattern query", query.On(s.orders, byStatusDate, "c9").Partition(query.S("CUST#c9")), query.ProblemPattern, "Partition on a query of pattern"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,9 +82,7 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 	}
 }
 
-// The same queries done right find the items, on DynamoDB Local; the raw
-// forms by name find the same, and a pre-encoded value through the escape
-// hatch still finds nothing (documented: that is why On exists).
+// The same queries done right find the items, on DynamoDB Local.
 func TestOnFindsWhatWasWritten(t *testing.T) {
 	t.Parallel()
 	client, s := localShop(t)
@@ -115,9 +106,6 @@ func TestOnFindsWhatWasWritten(t *testing.T) {
 	}
 	if n := count(query.On(s.orders, byStatusDate, "c9").Sort(statusDate.With1(Cancelled).HalfOpen(jul1, oct1))); n != 1 {
 		t.Fatalf("cancelled orders of c9: %d", n)
-	}
-	if n := count(query.Of(s.orders).Index("ByStatusDate").Partition(query.S("CUST#c9"))); n != 0 {
-		t.Fatalf("the escape hatch with a pre-encoded value found %d", n)
 	}
 	customers, err := query.On(s.customers, customerIndex, "c9").Collect(ctx, client)
 	if err != nil || len(customers) != 1 || customers[0].Name != "Nine" {

@@ -7,7 +7,7 @@ import (
 // options are what a query's or a scan's call takes of [keyfirst.Options]:
 // [keyfirst.WithCursorKey], [keyfirst.WithCapacity] and
 // [keyfirst.WithNext] of a *[Cursor]. Options given to the constructor
-// ([Of], [Collection], [On], [ScanIndex]) apply to every call; options
+// ([On], [CollectionOn], [ScanOn]) apply to every call; options
 // given to a call apply after them, to that call only.
 //
 // CursorKey signs every cursor with HMAC-SHA256 and refuses cursors that

@@ -20,7 +20,7 @@ func TestOptions(t *testing.T) {
 	key := []byte("0123456789abcdef")
 	var queryTotal, callTotal keyfirst.Capacity
 	it := orderItems(t, s, Order{CustomerID: "c1", ID: "o1", Status: Pending, Date: micro("2019-07-01T00:00:00")})[0]
-	q := query.Of(s.orders, keyfirst.WithCursorKey(key), keyfirst.WithCapacity(&queryTotal)).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1", keyfirst.WithCursorKey(key), keyfirst.WithCapacity(&queryTotal))
 	key[0] = 'X' // the query keeps its own copy
 
 	page, err := q.Limit(1).Page(context.Background(), &canned{items: []map[string]types.AttributeValue{it}, last: keyOf(it)})
@@ -54,14 +54,14 @@ func TestOptions(t *testing.T) {
 func TestOptionsThatDoNotApply(t *testing.T) {
 	s := newShop(t, "shop")
 	ctx := context.Background()
-	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1")
 	refused := map[string]func() error{
 		"ConsistentRead on Page": func() error {
 			_, err := q.Page(ctx, noCalls{T: t}, keyfirst.ConsistentRead())
 			return err
 		},
-		"CreateOnly on Of": func() error {
-			_, err := query.Of(s.orders, keyfirst.CreateOnly()).Partition(query.Encoded(customerPK.Encode("c1"))).Collect(ctx, noCalls{T: t})
+		"CreateOnly on On": func() error {
+			_, err := query.On(s.orders, orderByID, "c1", keyfirst.CreateOnly()).Collect(ctx, noCalls{T: t})
 			return err
 		},
 		"MaxAttempts on All": func() error {
@@ -76,7 +76,7 @@ func TestOptionsThatDoNotApply(t *testing.T) {
 		},
 		"a transaction's token on Fingerprint": func() error { _, err := q.Fingerprint(txn.Token("t")); return err },
 		"CursorKey on a Scan": func() error {
-			_, err := query.ScanIndex(s.orders, "CustomerIndex").Collect(ctx, noCalls{T: t}, keyfirst.WithCursorKey([]byte("0123456789abcdef")))
+			_, err := query.ScanOn(s.customers, customerIndex).Collect(ctx, noCalls{T: t}, keyfirst.WithCursorKey([]byte("0123456789abcdef")))
 			return err
 		},
 	}

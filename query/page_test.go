@@ -40,7 +40,7 @@ func TestPageOverShortResponses(t *testing.T) {
 	}}
 	var total keyfirst.Capacity
 	var next query.Cursor
-	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1")
 	page, err := q.Limit(3).Page(context.Background(), c, keyfirst.WithCapacity(&total), keyfirst.WithNext(&next))
 	noErr(t, err)
 	if ids := orderIDs(page.Items); !slices.Equal(ids, []string{"o1", "o2", "o3"}) {
@@ -72,7 +72,7 @@ func TestPageErrors(t *testing.T) {
 	its := threeOrders(t, s)
 	customer, err := s.customers.Item(Customer{ID: "c1", Name: "Ada"})
 	noErr(t, err)
-	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1")
 
 	c := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{its[0], customer, its[1]}}}}
 	page, err := q.Page(context.Background(), c)
@@ -109,7 +109,7 @@ func TestPageMixed(t *testing.T) {
 	customer, err := s.customers.Item(Customer{ID: "c1", Name: "Ada"})
 	noErr(t, err)
 	c := &scripted{outs: []*dynamodb.QueryOutput{{Items: []map[string]types.AttributeValue{customer, its[0]}}}}
-	page, err := query.Collection(s.table).Partition(query.Encoded(customerPK.Encode("c1"))).Page(context.Background(), c)
+	page, err := query.CollectionOn(s.table, orderByID, "c1").Page(context.Background(), c)
 	noErr(t, err)
 	if len(page.Items) != 2 || page.Next != "" {
 		t.Fatalf("%+v", page)
@@ -133,7 +133,7 @@ func TestPageKeyAndCursorAfter(t *testing.T) {
 		{Items: its[:1], LastEvaluatedKey: keyOf(its[0])},
 		{Items: its[1:3], LastEvaluatedKey: keyOf(its[2])},
 	}}
-	q := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c1")))
+	q := query.On(s.orders, orderByID, "c1")
 	page, err := q.Limit(3).Page(context.Background(), c)
 	noErr(t, err)
 	for i := range page.Items {
@@ -157,7 +157,7 @@ func TestPageKeyAndCursorAfter(t *testing.T) {
 		t.Errorf("CursorAfter(last) = %q, Next = %q", last, page.Next)
 	}
 	f1, err1 := q.Fingerprint()
-	f2, err2 := query.Of(s.orders).Partition(query.Encoded(customerPK.Encode("c2"))).Fingerprint()
+	f2, err2 := query.On(s.orders, orderByID, "c2").Fingerprint()
 	f3, err3 := q.Desc().Fingerprint()
 	noErr(t, errors.Join(err1, err2, err3))
 	if f1 != f2 || f1 == f3 {

@@ -60,8 +60,8 @@ func TestPagingEqualsOnePass(t *testing.T) {
 
 	key := make([]byte, 32)
 	rand.Read(key)
-	audit := query.Of(events).Partition(query.Encoded(actorPK.Encode("u_8814")))
-	cancelled := query.Of(s.orders).Index("ByStatusDateNative").Partition(query.S("c1")).Sort(statusDate.With1(Cancelled).BeginsWith())
+	audit := query.On(events, eventsByActor, "u_8814")
+	cancelled := query.On(s.orders, byStatusDateNative, "c1").Sort(statusDate.With1(Cancelled).BeginsWith())
 
 	type run struct {
 		name string
@@ -133,7 +133,7 @@ func TestAllBreakResumesAfterLastItem(t *testing.T) {
 		reqs = append(reqs, events.PutRequest(Event{Actor: "u_1", At: base.Add(time.Duration(i) * time.Minute), Action: fmt.Sprint(i)}))
 	}
 	write(t, client, table, reqs...)
-	q := query.Of(events).Partition(query.Encoded(actorPK.Encode("u_1"))).Desc()
+	q := query.On(events, eventsByActor, "u_1").Desc()
 	ctx := context.Background()
 
 	for _, limit := range []int{0, 30} { // one page of 100; pages of 30
@@ -182,8 +182,8 @@ func TestAllBreakResumesAfterLastItem(t *testing.T) {
 		q    query.Query[Event]
 		want error
 	}{
-		{"another partition", query.Of(events).Partition(query.Encoded(actorPK.Encode("u_2"))).Desc(), query.ErrCursorPartition},
-		{"another direction", query.Of(events).Partition(query.Encoded(actorPK.Encode("u_1"))), query.ErrCursorMismatch},
+		{"another partition", query.On(events, eventsByActor, "u_2").Desc(), query.ErrCursorPartition},
+		{"another direction", query.On(events, eventsByActor, "u_1"), query.ErrCursorMismatch},
 		{"another condition", q.Sort(eventSK.Range().BeginsWith()), query.ErrCursorMismatch},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
-// Unknown is an item of a mixed collection ([Collection]) that does not
+// Unknown is an item of a mixed collection ([CollectionOn]) that does not
 // decode into the Go type of an entity registered on the table: its
 // entity-type attribute names no registered type (an item of a retired
 // type, or one that keyfirst did not write), or names one of which the
@@ -64,10 +64,10 @@ type Unknown struct {
 // ([keyfirst.Entity.Get] with a key made from P's fields, or
 // [keyfirst.Entity.Modify]).
 //
-// A view of an entity's query ([Of]) refuses an item of another entity
+// A view of an entity's query ([On]) refuses an item of another entity
 // type ([*DecodeError]) when the index holds the entity-type attribute;
 // on a KEYS_ONLY index it cannot tell, and the key condition alone must
-// select the entity's items. A view of a [Collection] decodes every item
+// select the entity's items. A view of a [CollectionOn] query decodes every item
 // into P, whatever its type.
 func View[P, T any](q Query[T]) Query[P] {
 	return Query[P]{src: viewSource[P](q.source()), spec: q.spec}

@@ -10,16 +10,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
 
 // ---- issue 9's notebook: indexes that project only some attributes ----
 //
-//	PK        SK     entity   indexes
-//	NOTE#<id> NOTE   Note     ByName (GSI, INCLUDE id name; scannable),
-//	                          Whole (GSI, INCLUDE every field of Note),
-//	                          ByRank (LSI, KEYS_ONLY), ByRankName (LSI, INCLUDE name)
-//	TAG#<l>   TAG    Tag      in none of them
+//	PK          SK     entity   indexes
+//	NOTE#<0001> NOTE   Note     ByName (GSI, INCLUDE id name; scannable),
+//	                            Whole (GSI, INCLUDE every field of Note),
+//	                            ByRank (LSI, KEYS_ONLY), ByRankName (LSI, INCLUDE name)
+//	TAG#<l>     TAG    Tag      in none of them
 
 type Note struct {
 	ID    int    `dynamodbav:"id"`
@@ -39,44 +40,40 @@ type notebook struct {
 	tags  *keyfirst.Entity[Tag]
 }
 
+// The notebook's patterns: the notes and the tags in the table, the notes
+// in every index (ByName and Whole hold all of them, under a constant
+// partition key).
+var (
+	noteKey         = keys.Must(keys.NewKey1(keys.Int[int](4), keys.WithPrefix("NOTE")))
+	rankKey         = keys.Must(keys.NewKey1(keys.Int[int](8)))
+	tagKey          = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TAG")))
+	noteByID        = keyfirst.OnTable(keyfirst.Composite("PK", noteKey), keyfirst.Const("SK", "NOTE"))
+	tagByLabel      = keyfirst.OnTable(keyfirst.Composite("PK", tagKey), keyfirst.Const("SK", "TAG"))
+	notesByName     = keyfirst.OnIndex("ByName", keyfirst.Const("GSI1PK", "NOTES"), keyfirst.Str("GSI1SK"))
+	wholeNotes      = keyfirst.OnIndex("Whole", keyfirst.Const("GSI2PK", "NOTES"), keyfirst.NoSort())
+	notesByRank     = keyfirst.OnIndex("ByRank", keyfirst.Composite("PK", noteKey), keyfirst.Composite("LSI1SK", rankKey))
+	notesByRankName = keyfirst.OnIndex("ByRankName", keyfirst.Composite("PK", noteKey), keyfirst.Composite("LSI2SK", rankKey))
+)
+
 func newNotebook(t testing.TB, name string) notebook {
 	t.Helper()
-	s := keyfirst.StringAttr
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{
-		Name: name, PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{
-			{Name: "ByName", PartitionKey: []keyfirst.Attribute{s("GSI1PK")}, SortKey: []keyfirst.Attribute{s("GSI1SK")},
-				Projection: keyfirst.Include("id", "name"), Scannable: true},
-			{Name: "Whole", PartitionKey: []keyfirst.Attribute{s("GSI2PK")},
-				Projection: keyfirst.Include("id", "name", "rank", "notes")},
-		},
-		LSIs: []keyfirst.Index{
-			{Name: "ByRank", SortKey: []keyfirst.Attribute{s("LSI1SK")}, Projection: keyfirst.KeysOnly()},
-			{Name: "ByRankName", SortKey: []keyfirst.Attribute{s("LSI2SK")}, Projection: keyfirst.Include("name")},
-		},
-	})
+	byName, whole, byRank, byRankName := notesByName.Index(), wholeNotes.Index(), notesByRank.Index(), notesByRankName.Index()
+	byName.Projection, byName.Scannable = keyfirst.Include("id", "name"), true
+	whole.Projection = keyfirst.Include("id", "name", "rank", "notes")
+	byRank.Projection = keyfirst.KeysOnly()
+	byRankName.Projection = keyfirst.Include("name")
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: name, Key: noteByID,
+		GSIs: []keyfirst.Index{byName, whole}, LSIs: []keyfirst.Index{byRank, byRankName}})
 	noErr(t, err)
-	rank := keyfirst.DeriveString(func(n Note) (string, error) { return fmt.Sprintf("%08d", n.Rank), nil })
-	notes, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Note]{
-		Type:         "NOTE",
-		PartitionKey: keyfirst.DeriveString(func(n Note) (string, error) { return fmt.Sprintf("NOTE#%d", n.ID), nil }),
-		SortKey:      keyfirst.DeriveString(func(Note) (string, error) { return "NOTE", nil }),
-		Indexes: map[string]keyfirst.IndexKeys[Note]{
-			"ByName": {
-				"GSI1PK": keyfirst.DeriveString(func(Note) (string, error) { return "NOTES", nil }),
-				"GSI1SK": keyfirst.DeriveString(func(n Note) (string, error) { return n.Name, nil }),
-			},
-			"Whole":      {"GSI2PK": keyfirst.DeriveString(func(Note) (string, error) { return "NOTES", nil })},
-			"ByRank":     {"LSI1SK": rank},
-			"ByRankName": {"LSI2SK": rank},
-		},
-	})
+	notes, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Note]{Type: "NOTE", Keys: []keyfirst.Binding{
+		noteByID.Fields("ID"),
+		notesByName.Fields("Name"),
+		wholeNotes.Fields(),
+		notesByRank.Fields("ID", "Rank"),
+		notesByRankName.Fields("ID", "Rank"),
+	}})
 	noErr(t, err)
-	tags, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Tag]{
-		Type:         "TAG",
-		PartitionKey: keyfirst.DeriveString(func(g Tag) (string, error) { return "TAG#" + g.Label, nil }),
-		SortKey:      keyfirst.DeriveString(func(Tag) (string, error) { return "TAG", nil }),
-	})
+	tags, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Tag]{Type: "TAG", Keys: []keyfirst.Binding{tagByLabel.Fields("Label")}})
 	noErr(t, err)
 	return notebook{table, notes, tags}
 }
@@ -105,7 +102,7 @@ func TestPartialIndexReadIsRefused(t *testing.T) {
 	noErr(t, err)
 
 	c := &counting{QueryAPI: client}
-	page, err := query.Of(nb.notes).Index("ByName").Partition(query.S("NOTES")).Page(ctx, c)
+	page, err := query.On(nb.notes, notesByName, keyfirst.None{}).Page(ctx, c)
 	if err == nil {
 		// What the old code allowed: a partial Note that Replace took for a
 		// whole one.
@@ -139,19 +136,19 @@ func TestPartialIndexReadIsRefused(t *testing.T) {
 func TestPartialProjectionRefused(t *testing.T) {
 	nb := newNotebook(t, "notebook")
 	ctx := context.Background()
-	notes := query.Of(nb.notes).Partition(query.S("NOTE#1"))
+	notes := query.On(nb.notes, noteByID, 1)
 	refused := []struct {
 		name      string
 		read      func(keyfirst.QueryAPI) error
 		index     string
 		attribute string
 	}{
-		{"entity, INCLUDE GSI", pageOf(notes.Index("ByName").Partition(query.S("NOTES"))), "ByName", "rank"},
-		{"entity, KEYS_ONLY LSI", pageOf(notes.Index("ByRank")), "ByRank", "id"},
-		{"entity, INCLUDE LSI", pageOf(notes.Index("ByRankName")), "ByRankName", "id"},
-		{"collection, INCLUDE GSI", pageOf(query.Collection(nb.table).Index("ByName").Partition(query.S("NOTES"))), "ByName", "rank"},
-		{"collection, KEYS_ONLY LSI", pageOf(query.Collection(nb.table).Index("ByRank").Partition(query.S("NOTE#1"))), "ByRank", "_type"},
-		{"collection, INCLUDE LSI", pageOf(query.Collection(nb.table).Index("ByRankName").Partition(query.S("NOTE#1"))), "ByRankName", "id"},
+		{"entity, INCLUDE GSI", pageOf(query.On(nb.notes, notesByName, keyfirst.None{})), "ByName", "rank"},
+		{"entity, KEYS_ONLY LSI", pageOf(query.On(nb.notes, notesByRank, 1)), "ByRank", "id"},
+		{"entity, INCLUDE LSI", pageOf(query.On(nb.notes, notesByRankName, 1)), "ByRankName", "id"},
+		{"collection, INCLUDE GSI", pageOf(query.CollectionOn(nb.table, notesByName, keyfirst.None{})), "ByName", "rank"},
+		{"collection, KEYS_ONLY LSI", pageOf(query.CollectionOn(nb.table, notesByRank, 1)), "ByRank", "_type"},
+		{"collection, INCLUDE LSI", pageOf(query.CollectionOn(nb.table, notesByRankName, 1)), "ByRankName", "id"},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +160,7 @@ func TestPartialProjectionRefused(t *testing.T) {
 		})
 	}
 	t.Run("scan, INCLUDE GSI", func(t *testing.T) {
-		_, err := query.ScanIndex(nb.notes, "ByName").Collect(ctx, noCalls{T: t})
+		_, err := query.ScanOn(nb.notes, notesByName).Collect(ctx, noCalls{T: t})
 		var qe *query.Error
 		if !errors.As(err, &qe) || qe.Problem != query.ProblemProjection || qe.Attribute != "rank" {
 			t.Fatalf("got %v", err)
@@ -174,8 +171,8 @@ func TestPartialProjectionRefused(t *testing.T) {
 		name string
 		read func(keyfirst.QueryAPI) error
 	}{
-		{"entity, INCLUDE of every field", pageOf(query.Of(nb.notes).Index("Whole").Partition(query.S("NOTES")))},
-		{"collection, INCLUDE of every field of the types in it", pageOf(query.Collection(nb.table).Index("Whole").Partition(query.S("NOTES")))},
+		{"entity, INCLUDE of every field", pageOf(query.On(nb.notes, wholeNotes, keyfirst.None{}))},
+		{"collection, INCLUDE of every field of the types in it", pageOf(query.CollectionOn(nb.table, wholeNotes, keyfirst.None{}))},
 		{"entity, table", pageOf(notes)},
 	}
 	for _, tt := range sent {
@@ -215,7 +212,7 @@ func TestViewReadsProjection(t *testing.T) {
 		noErr(t, err)
 	}
 
-	byName := query.View[noteName](query.Of(nb.notes).Index("ByName").Partition(query.S("NOTES")))
+	byName := query.View[noteName](query.On(nb.notes, notesByName, keyfirst.None{}))
 	page, err := byName.Limit(2).Page(ctx, client)
 	noErr(t, err)
 	if fmt.Sprint(page.Items) != "[{1 a} {2 b}]" || page.Next == "" {
@@ -232,16 +229,16 @@ func TestViewReadsProjection(t *testing.T) {
 		PK   string
 		Rank string `dynamodbav:"LSI1SK"`
 	}
-	ranks, err := query.View[noteRank](query.Of(nb.notes).Index("ByRank").Partition(query.S("NOTE#2"))).Collect(ctx, client)
+	ranks, err := query.View[noteRank](query.On(nb.notes, notesByRank, 2)).Collect(ctx, client)
 	noErr(t, err)
-	if fmt.Sprint(ranks) != "[{NOTE#2 00000010}]" {
+	if fmt.Sprint(ranks) != "[{NOTE#0002 00000010}]" {
 		t.Fatalf("ranks %+v", ranks)
 	}
 
 	// A scan, and a view of a collection.
-	scanned, err := query.ScanView[noteName](query.ScanIndex(nb.notes, "ByName")).Collect(ctx, client)
+	scanned, err := query.ScanView[noteName](query.ScanOn(nb.notes, notesByName)).Collect(ctx, client)
 	noErr(t, err)
-	mixed, err := query.View[noteName](query.Collection(nb.table).Index("ByName").Partition(query.S("NOTES"))).Collect(ctx, client)
+	mixed, err := query.View[noteName](query.CollectionOn(nb.table, notesByName, keyfirst.None{})).Collect(ctx, client)
 	noErr(t, err)
 	if len(scanned) != 3 || fmt.Sprint(mixed) != "[{1 a} {2 b} {3 c}]" {
 		t.Fatalf("scanned %+v, mixed %+v", scanned, mixed)
@@ -271,21 +268,20 @@ func TestViewRefused(t *testing.T) {
 	type noteNotes struct {
 		Notes string `dynamodbav:"notes"`
 	}
-	byName := query.Of(nb.notes).Index("ByName").Partition(query.S("NOTES"))
-	note1 := query.Of(nb.notes).Partition(query.S("NOTE#1"))
+	byName := query.On(nb.notes, notesByName, keyfirst.None{})
 	tests := []struct {
 		name      string
 		read      func(keyfirst.QueryAPI) error
 		attribute string
 	}{
 		{"a field an INCLUDE GSI lacks", pageOf(query.View[noteRank](byName)), "rank"},
-		{"a field an INCLUDE LSI lacks", pageOf(query.View[noteNotes](note1.Index("ByRankName"))), "notes"},
-		{"a field a KEYS_ONLY LSI lacks", pageOf(query.View[noteName](note1.Index("ByRank"))), "id"},
-		{"a collection view, a field the index lacks", pageOf(query.View[noteRank](query.Collection(nb.table).Index("ByName").Partition(query.S("NOTES")))), "rank"},
+		{"a field an INCLUDE LSI lacks", pageOf(query.View[noteNotes](query.On(nb.notes, notesByRankName, 1))), "notes"},
+		{"a field a KEYS_ONLY LSI lacks", pageOf(query.View[noteName](query.On(nb.notes, notesByRank, 1))), "id"},
+		{"a collection view, a field the index lacks", pageOf(query.View[noteRank](query.CollectionOn(nb.table, notesByName, keyfirst.None{}))), "rank"},
 		{"not a struct", pageOf(query.View[int](byName)), ""},
 		{"a view of a view", pageOf(query.View[noteRank](query.View[noteName](byName))), "rank"},
 		{"a scan view", func(keyfirst.QueryAPI) error {
-			_, err := query.ScanView[noteRank](query.ScanIndex(nb.notes, "ByName")).Collect(context.Background(), noCalls{T: t})
+			_, err := query.ScanView[noteRank](query.ScanOn(nb.notes, notesByName)).Collect(context.Background(), noCalls{T: t})
 			return err
 		}, "rank"},
 	}
@@ -298,7 +294,7 @@ func TestViewRefused(t *testing.T) {
 			}
 		})
 	}
-	if _, err := query.View[noteName](query.Of[Note](nil)).Page(context.Background(), noCalls{T: t}); !errors.Is(err, query.ErrInvalidQuery) {
+	if _, err := query.View[noteName](query.On((*keyfirst.Entity[Note])(nil), noteByID, 1)).Page(context.Background(), noCalls{T: t}); !errors.Is(err, query.ErrInvalidQuery) {
 		t.Fatalf("a view of a nil entity: %v", err)
 	}
 }
@@ -311,13 +307,14 @@ func TestViewChecksEntityType(t *testing.T) {
 	noErr(t, err)
 	tag["id"] = &types.AttributeValueMemberN{Value: "7"}
 	c := &canned{items: []map[string]types.AttributeValue{tag}}
-	_, err = query.View[noteName](query.Of(nb.notes).Partition(query.S("TAG#x"))).Page(context.Background(), c)
+	// The client answers the notes' query with the tag.
+	_, err = query.View[noteName](query.On(nb.notes, noteByID, 1)).Page(context.Background(), c)
 	var de *query.DecodeError
 	if !errors.Is(err, keyfirst.ErrWrongEntityType) || !errors.As(err, &de) || de.Skip == "" {
 		t.Fatalf("got %v", err)
 	}
 	// A view of the collection takes it.
-	page, err := query.View[noteName](query.Collection(nb.table).Partition(query.S("TAG#x"))).Page(context.Background(), c)
+	page, err := query.View[noteName](query.CollectionOn(nb.table, tagByLabel, "x")).Page(context.Background(), c)
 	if err != nil || fmt.Sprint(page.Items) != "[{7 }]" {
 		t.Fatalf("got %+v, %v", page.Items, err)
 	}

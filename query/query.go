@@ -2,7 +2,6 @@ package query
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -12,7 +11,9 @@ import (
 
 // Query is a read of one item collection by its key: the full partition
 // key of the table or of one of its indexes, and at most one sort key
-// condition. It has no method that adds a filter expression: what it
+// condition. It starts from an access pattern ([On], [CollectionOn]),
+// which names the index and encodes the partition key as the writes
+// encode it. It has no method that adds a filter expression: what it
 // returns is what it reads.
 //
 // A Query is a value: every method returns a modified copy and leaves its
@@ -26,7 +27,7 @@ import (
 // only some attributes, or an index that projects only some, decode them
 // into a type of their own with [View].
 type Query[T any] struct {
-	// entity is the entity of an entity read ([Of], [On]); src is what
+	// entity is the entity of an entity read ([On]); src is what
 	// the query reads from and how it decodes, nil for an entity read
 	// without options, which reads from its entity (see Query.source):
 	// starting one allocates nothing.
@@ -38,11 +39,12 @@ type Query[T any] struct {
 // spec is what a query reads, whatever it decodes into: [View] keeps it
 // and changes the decoding.
 type spec struct {
-	index     string
-	partition []Value
-	// partition1 is the partition key value of a pattern query whose
-	// partition key has one attribute, kept without a slice: partition
-	// is then nil.
+	index string
+	// partition holds the partition key values of a pattern whose
+	// partition key has several attributes; partition1 the value of one
+	// of a single attribute, kept without a slice (partition is then
+	// nil).
+	partition  []Value
 	partition1 types.AttributeValue
 	sort       sortSpec
 	desc       bool
@@ -50,10 +52,8 @@ type spec struct {
 	limitSet   bool
 	limit      int
 	after      Cursor
-	// from is set by On and CollectionOn; manual names the method that
-	// then set the index or partition by hand (refused).
-	from   from
-	manual string
+	// from is what the query takes from its pattern ([On], [CollectionOn]).
+	from from
 }
 
 // source is what a query reads from and how it decodes items. It is
@@ -86,13 +86,9 @@ const (
 	sortAttr
 )
 
-// Of starts a query of entity e: every item it returns is decoded into T
-// with [keyfirst.Entity.Decode]. The index read must project every
-// attribute of T (see [View] for the attributes of a partial one), and an
-// item of another entity type is a [*DecodeError] (choose a sort key
-// condition that selects only T's items, or read a mixed collection with
-// [Collection]). optFns apply to every call of the query.
-func Of[T any](e *keyfirst.Entity[T], optFns ...func(*keyfirst.Options)) Query[T] {
+// of starts an entity read of e, for [On]: every item it returns is
+// decoded into T with [keyfirst.Entity.Decode].
+func of[T any](e *keyfirst.Entity[T], optFns []func(*keyfirst.Options)) Query[T] {
 	if e == nil {
 		return Query[T]{}
 	}
@@ -102,50 +98,13 @@ func Of[T any](e *keyfirst.Entity[T], optFns ...func(*keyfirst.Options)) Query[T
 	return Query[T]{entity: e, src: entitySource(e, optFns)}
 }
 
-// Collection starts a query of a mixed item collection of table t (a repo
-// and its issues): every item is decoded by [keyfirst.Table.Decode] into
-// the Go type of its entity (a T, not a *T), for a type switch; an item
-// whose entity type is not registered on t arrives as an [Unknown]. The
-// index read must hold the entity-type attribute and every attribute of
-// each entity type that can be in it; an item of another type that it
-// holds anyway (written by an older definition, or by another program)
-// arrives as an [Unknown] when the index does not hold every attribute of
-// its type. optFns apply to every call of the query.
-func Collection(t *keyfirst.Table, optFns ...func(*keyfirst.Options)) Query[any] {
+// collection starts a read of a mixed item collection of table t, for
+// [CollectionOn].
+func collection(t *keyfirst.Table, optFns []func(*keyfirst.Options)) Query[any] {
 	if t == nil {
 		return Query[any]{}
 	}
 	return Query[any]{src: collectionSource(t, optFns)}
-}
-
-// Index reads the global or local secondary index called name; "" is the
-// table itself (the default). An unknown name is refused ([ProblemIndex]).
-//
-// Index is the escape hatch for an index chosen at run time: a query from
-// a [keyfirst.Pattern] ([On]) names its index by the pattern, checked when
-// the entity binds it, and refuses Index ([ProblemPattern]).
-func (q Query[T]) Index(name string) Query[T] {
-	q.index = name
-	if q.from.set {
-		q.manual = "Index"
-	}
-	return q
-}
-
-// Partition sets the partition key: one value per partition key attribute
-// of the index, in the index's order (one for a classic key, up to four
-// for a native multi-attribute key), each of the attribute's type.
-//
-// Partition is the escape hatch for values encoded by hand: a query from
-// a [keyfirst.Pattern] ([On]) takes its partition key as Go values, encoded
-// by the pattern as the entity's writes encode them, and refuses
-// Partition ([ProblemPattern]).
-func (q Query[T]) Partition(values ...Value) Query[T] {
-	q.partition, q.partition1 = slices.Clone(values), nil
-	if q.from.set {
-		q.manual = "Partition"
-	}
-	return q
 }
 
 // Sort sets the sort key condition to c, built from typed values by the

@@ -11,7 +11,7 @@ import (
 )
 
 // Builders are values: each method returns a copy, the receiver is left as
-// it was, and no slice is shared with the caller or between copies.
+// it was, and no state is shared between copies.
 func TestQueryIsAValue(t *testing.T) {
 	s := newShop(t, "shop")
 	ctx := context.Background()
@@ -23,18 +23,16 @@ func TestQueryIsAValue(t *testing.T) {
 		}
 		return c
 	}
-	values := []query.Value{query.S("c1")}
-	base := query.Of(s.orders).Index("ByStatusDate").Partition(values...)
-	values[0] = query.S("c2")
+	base := query.On(s.orders, byStatusDate, "c1")
 
-	_ = base.Desc().Limit(3).Index("Keys").Sort(statusDate.With1(Cancelled).BeginsWith())
-	_ = query.View[struct{ Pad string }](base.Index("Keys"))
+	_ = base.Desc().Limit(3).Sort(statusDate.With1(Cancelled).BeginsWith()).ConsistentRead()
+	_ = query.View[struct{ Pad string }](base)
 	in := send(base).ins[0]
 	if aws.ToString(in.IndexName) != "ByStatusDate" || !aws.ToBool(in.ScanIndexForward) || in.Limit != nil || in.ProjectionExpression != nil {
 		t.Fatalf("the base query changed: %+v", in)
 	}
 	if got := in.ExpressionAttributeValues; len(got) != 1 || got[":0"].(*types.AttributeValueMemberS).Value != "c1" {
-		t.Fatalf("partition values shared with the caller: %v", got)
+		t.Fatalf("the base query's values changed: %v", got)
 	}
 
 	// Two queries extended from one base do not see each other.
@@ -46,7 +44,7 @@ func TestQueryIsAValue(t *testing.T) {
 	}
 
 	// Later calls replace earlier ones.
-	in = send(base.Desc().Asc().Sort(statusDate.With1(Shipped).BeginsWith()).SortAttr(query.Attr("OrderStatusDate").Ge(query.S("A")))).ins[0]
+	in = send(base.Desc().Asc().SortAttr(query.Attr("OrderStatusDate").Ge(query.S("A"))).Sort(statusDate.With1(Shipped).BeginsWith())).ins[0]
 	if !aws.ToBool(in.ScanIndexForward) || len(in.ExpressionAttributeValues) != 2 {
 		t.Fatalf("%+v", in)
 	}

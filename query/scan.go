@@ -46,19 +46,28 @@ type scanSpec struct {
 	segments   int
 	segmentsOK bool // Segments was called
 	consistent bool
-	fromErr    error // ScanOn: a pattern the entity does not bind
+	fromErr    error // a pattern that carries an error or that the entity does not bind
 }
 
-// ScanIndex starts a scan of the index called index, whose items decode
-// into T with [keyfirst.Entity.Decode] (an item of another type is a
-// [*DecodeError]: a write-path bug that put it in the index). The index
-// must project every attribute of T, or the scan is refused with
-// [ProblemProjection]; [ScanView] reads the attributes of one that does
-// not. optFns apply to every call.
-func ScanIndex[T any](e *keyfirst.Entity[T], index string, optFns ...func(*keyfirst.Options)) Scan[T] {
-	s := Scan[T]{scanSpec: scanSpec{index: index}}
-	if e != nil {
-		s.src = entitySource(e, optFns)
+// ScanOn starts a scan of the index of pattern p, which entity e binds
+// and the schema declares Scannable: the index is named by its pattern,
+// checked when the entity binds it. Its items decode into T with
+// [keyfirst.Entity.Decode] (an item of another type is a [*DecodeError]:
+// a write-path bug that put it in the index). The index must project
+// every attribute of T, or the scan is refused with [ProblemProjection];
+// [ScanView] reads the attributes of one that does not. A pattern of the
+// table is refused with [ProblemNotScannable]. optFns apply to every call.
+func ScanOn[T, P, S any](e *keyfirst.Entity[T], p keyfirst.Pattern[P, S], optFns ...func(*keyfirst.Options)) Scan[T] {
+	s := Scan[T]{scanSpec: scanSpec{index: p.IndexName()}}
+	if e == nil {
+		return s
+	}
+	s.src = entitySource(e, optFns)
+	switch {
+	case p.Err() != nil:
+		s.fromErr = p.Err()
+	case !e.Binds(p.ID()):
+		s.fromErr = fmt.Errorf("entity %s does not bind pattern %s: add it to EntitySpec.Keys", e.Type(), p)
 	}
 	return s
 }
@@ -87,7 +96,7 @@ type scanPlan struct {
 // plan checks the scan and builds its request template.
 func (s Scan[T]) plan(optFns []func(*keyfirst.Options)) (*scanPlan, error) {
 	if s.src == nil {
-		return nil, &Error{Index: s.index, Problem: ProblemSource, Detail: "start the scan with query.ScanIndex(entity, index), with a non-nil entity"}
+		return nil, &Error{Index: s.index, Problem: ProblemSource, Detail: "start the scan with query.ScanOn(entity, pattern), with a non-nil entity"}
 	}
 	t := s.src.table
 	f := failer{table: t.Name(), index: s.index}

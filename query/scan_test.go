@@ -78,31 +78,40 @@ func TestScanSparseIndex(t *testing.T) {
 // happen: it is refused before any request, as are its other bad inputs.
 func TestScanRefused(t *testing.T) {
 	s := newShop(t, "shop")
+	mistyped := keyfirst.OnIndex("CustomerIndx", keyfirst.Str("CustomerIndexId"), keyfirst.NoSort())
 	tests := []struct {
 		name    string
-		scan    query.Scan[Order]
+		scan    func(query.ScanAPI, ...func(*keyfirst.Options)) error
 		opts    []func(*keyfirst.Options)
 		problem query.Problem
 	}{
-		{"the table", query.ScanIndex(s.orders, ""), nil, query.ProblemNotScannable},
-		{"an index not declared scannable", query.ScanIndex(s.orders, "ByStatusDate"), nil, query.ProblemNotScannable},
-		{"an unknown index", query.ScanIndex(s.orders, "Nope"), nil, query.ProblemIndex},
-		{"0 segments", query.ScanIndex(s.orders, "CustomerIndex").Segments(0), nil, query.ProblemSegments},
-		{"too many segments", query.ScanIndex(s.orders, "CustomerIndex").Segments(query.MaxSegments + 1), nil, query.ProblemSegments},
-		{"consistent read on a GSI", query.ScanIndex(s.orders, "CustomerIndex").ConsistentRead(), nil, query.ProblemConsistentRead},
-		{"a cursor", query.ScanIndex(s.orders, "CustomerIndex"), []func(*keyfirst.Options){keyfirst.WithNext(new(query.Cursor))}, query.ProblemOption},
-		{"nil entity", query.ScanIndex[Order](nil, "CustomerIndex"), nil, query.ProblemSource},
-		{"a pattern the entity does not bind", query.ScanOn(s.orders, customerIndex), nil, query.ProblemPattern},
-		{"the zero pattern", query.ScanOn(s.orders, keyfirst.Pattern[string, string]{}), nil, query.ProblemPattern},
+		{"the table", scanOf(query.ScanOn(s.orders, orderByID)), nil, query.ProblemNotScannable},
+		{"an index not declared scannable", scanOf(query.ScanOn(s.orders, byStatusDate)), nil, query.ProblemNotScannable},
+		{"a mistyped index", scanOf(query.ScanOn(s.customers, mistyped)), nil, query.ProblemPattern},
+		{"0 segments", scanOf(query.ScanOn(s.customers, customerIndex).Segments(0)), nil, query.ProblemSegments},
+		{"too many segments", scanOf(query.ScanOn(s.customers, customerIndex).Segments(query.MaxSegments + 1)), nil, query.ProblemSegments},
+		{"consistent read on a GSI", scanOf(query.ScanOn(s.customers, customerIndex).ConsistentRead()), nil, query.ProblemConsistentRead},
+		{"a cursor", scanOf(query.ScanOn(s.customers, customerIndex)), []func(*keyfirst.Options){keyfirst.WithNext(new(query.Cursor))}, query.ProblemOption},
+		{"nil entity", scanOf(query.ScanOn((*keyfirst.Entity[Customer])(nil), customerIndex)), nil, query.ProblemSource},
+		{"a pattern the entity does not bind", scanOf(query.ScanOn(s.orders, customerIndex)), nil, query.ProblemPattern},
+		{"the zero pattern", scanOf(query.ScanOn(s.orders, keyfirst.Pattern[string, string]{})), nil, query.ProblemPattern},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.scan.Collect(context.Background(), noCalls{T: t}, tt.opts...)
+			err := tt.scan(noCalls{T: t}, tt.opts...)
 			var qe *query.Error
 			if !errors.As(err, &qe) || qe.Problem != tt.problem || !errors.Is(err, query.ErrInvalidQuery) {
 				t.Fatalf("got %v, want problem %q", err, tt.problem)
 			}
 		})
+	}
+}
+
+// scanOf collects s with the client it is given.
+func scanOf[T any](s query.Scan[T]) func(query.ScanAPI, ...func(*keyfirst.Options)) error {
+	return func(c query.ScanAPI, optFns ...func(*keyfirst.Options)) error {
+		_, err := s.Collect(context.Background(), c, optFns...)
+		return err
 	}
 }
 

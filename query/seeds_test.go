@@ -63,7 +63,7 @@ func TestSeedCancelledOrdersInQ3(t *testing.T) {
 			Sort(placedKey.Range().HalfOpen(jul1, oct1))},
 		// The same, by index name and values encoded by hand: the escape
 		// hatch for an index chosen at run time.
-		{"by name: GSI CustomerId + OrderStatusDate", query.Of(s.orders).Index("ByStatusDate").Partition(query.S("c1")).Sort(inQ3)},
+		{"by name: GSI CustomerId + OrderStatusDate", query.On(s.orders, byStatusDate, "c1").Sort(inQ3)},
 	}
 	for _, qq := range queries {
 		for _, desc := range []bool{false, true} {
@@ -299,7 +299,7 @@ func TestSeedMoviesAndActors(t *testing.T) {
 		{"actors in toy-story whose id begins with t", query.On(roles, actorsInMovie, "toy-story").
 			Sort(actorKey.Range().HalfOpen("t", "u")), performer,
 			[]string{"tim-allen/Buzz Lightyear", "tom-hanks/Woody"}},
-		{"by name: actors in toy-story", query.Of(roles).Index("MovieActors").Partition(query.Encoded(movieKey.Encode("toy-story"))), performer,
+		{"by name: actors in toy-story", query.On(roles, actorsInMovie, "toy-story"), performer,
 			[]string{"don-rickles/Mr. Potato Head", "tim-allen/Buzz Lightyear", "tom-hanks/Woody"}},
 	}
 	for _, tt := range tests {

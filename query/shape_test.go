@@ -23,7 +23,7 @@ import (
 )
 
 // widget has key attributes of every type and shape: the table's (PK; SK),
-// ByRank (Owner; Rank N), ByBlob (Owner; Blob B), Native (Owner; A, B, C),
+// ByRank (Owner; Rank N), ByBlob (Owner; Blob B), Native (Owner; NA, NB, NC: A, B, C),
 // ByTwo (Owner, Rank; SK) and the KEYS_ONLY Keys (Owner; Name).
 type widget struct {
 	Owner string `dynamodbav:"Owner"`
@@ -41,24 +41,35 @@ type widgetKeys struct {
 	Name  string `dynamodbav:"Name"`
 }
 
+// The widgets' patterns, one per index.
+var (
+	abc          = keys.Must(keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]()))
+	widgetSK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("W")))
+	widgetByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", widgetSK))
+	widgetByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
+	widgetByBlob = keyfirst.OnIndex("ByBlob", keyfirst.Str("Owner"), keyfirst.Bin("Blob"))
+	widgetNative = keyfirst.OnIndex("Native", keyfirst.Str("Owner"), keyfirst.Native(abc, "NA", "NB", "NC"))
+	widgetByTwo  = keyfirst.OnIndex("ByTwo", keyfirst.Tuple2(keyfirst.Str("Owner"), keyfirst.Num[int]("Rank")), keyfirst.Composite("SK", widgetSK))
+	widgetKeysOf = keyfirst.OnIndex("Keys", keyfirst.Str("Owner"), keyfirst.Str("Name"))
+)
+
 func widgetTable(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[widget]) {
 	t.Helper()
-	s, n, b := keyfirst.StringAttr, keyfirst.NumberAttr, keyfirst.BinaryAttr
-	one := func(a keyfirst.Attribute) []keyfirst.Attribute { return []keyfirst.Attribute{a} }
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "widgets", PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{
-			{Name: "ByRank", PartitionKey: one(s("Owner")), SortKey: one(n("Rank"))},
-			{Name: "ByBlob", PartitionKey: one(s("Owner")), SortKey: one(b("Blob"))},
-			{Name: "Native", PartitionKey: one(s("Owner")), SortKey: []keyfirst.Attribute{s("A"), s("B"), s("C")}},
-			{Name: "ByTwo", PartitionKey: []keyfirst.Attribute{s("Owner"), n("Rank")}, SortKey: one(s("SK"))},
-			{Name: "Keys", PartitionKey: one(s("Owner")), SortKey: one(s("Name")), Projection: keyfirst.KeysOnly()},
-		}})
+	keysOnly := widgetKeysOf.Index()
+	keysOnly.Projection = keyfirst.KeysOnly()
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "widgets", Key: widgetByName,
+		GSIs: []keyfirst.Index{widgetByRank.Index(), widgetByBlob.Index(), widgetNative.Index(), widgetByTwo.Index(), keysOnly}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[widget]{Type: "WIDGET",
-		PartitionKey: keyfirst.DeriveString(func(v widget) (string, error) { return "O#" + v.Owner, nil }),
-		SortKey:      keyfirst.DeriveString(func(v widget) (string, error) { return "W#" + v.Name, nil })})
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[widget]{Type: "WIDGET", Keys: []keyfirst.Binding{
+		widgetByName.Fields("Owner", "Name"),
+		widgetByRank.Fields("Owner", "Rank"),
+		widgetByBlob.Fields("Owner", "Blob"),
+		widgetNative.Fields("Owner", "A", "B", "C"),
+		widgetByTwo.Fields("Owner", "Rank", "Name"),
+		widgetKeysOf.Fields("Owner", "Name"),
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,31 +78,29 @@ func widgetTable(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[widget]) {
 
 // widgetQueries checks queries of every shape with check.
 func widgetQueries(t *testing.T, e *keyfirst.Entity[widget], owner string, check func(t *testing.T, name string, q Query[widget]), view func(t *testing.T, name string, q Query[widgetKeys])) {
-	abc := keys.Must(keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]()))
-	wsk := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("W")))
-	q := Of(e)
-	byRank := q.Index("ByRank").Partition(S(owner))
-	native := q.Index("Native").Partition(S(owner))
+	table := On(e, widgetByName, owner)
+	byRank := On(e, widgetByRank, owner)
+	native := On(e, widgetNative, owner)
 	for name, q := range map[string]Query[widget]{
-		"table":              q.Partition(S("O#" + owner)),
-		"table begins_with":  q.Partition(S("O#" + owner)).Sort(wsk.Range().BeginsWith()),
-		"table between desc": q.Partition(S("O#" + owner)).Sort(wsk.Range().Between("a", "m")).Desc().ConsistentRead(),
-		"table lt":           q.Partition(S("O#" + owner)).Sort(wsk.Range().Lt("m")).ConsistentRead(),
+		"table":              table,
+		"table begins_with":  table.Sort(widgetSK.Range().BeginsWith()),
+		"table between desc": table.Sort(widgetSK.Range().Between("a", "m")).Desc().ConsistentRead(),
+		"table lt":           table.Sort(widgetSK.Range().Lt("m")).ConsistentRead(),
 		"rank eq":            byRank.SortAttr(Attr("Rank").Eq(N(3))),
 		"rank le":            byRank.SortAttr(Attr("Rank").Le(N(-1.5))),
 		"rank between":       byRank.SortAttr(Attr("Rank").Between(N(1), N(9))),
-		"blob gt":            q.Index("ByBlob").Partition(S(owner)).SortAttr(Attr("Blob").Gt(B([]byte{0, 1}))),
+		"blob gt":            On(e, widgetByBlob, owner).SortAttr(Attr("Blob").Gt(B([]byte{0, 1}))),
 		"native 1 eq":        native.Sort(abc.Range().Eq("x")),
 		"native 2 eq":        native.Sort(abc.With1("x").Eq("y")),
 		"native 3 eq":        native.Sort(abc.With2("x", "y").Eq("z")),
 		"native eq between":  native.Sort(abc.With2("x", "y").Between("a", "b")),
 		"native eq ge":       native.Sort(abc.With1("x").Ge("y")),
-		"native begins_with": native.SortAttr(Attr("A").BeginsWith("pre")),
-		"two partition":      q.Index("ByTwo").Partition(S(owner), N(7)).SortAttr(Attr("SK").Gt(S("W#"))),
+		"native lt":          native.Sort(abc.Range().Lt("pre")),
+		"two partition":      On(e, widgetByTwo, keys.Of2(owner, 7)).Sort(widgetSK.Range().Gt("a")),
 	} {
 		check(t, name, q)
 	}
-	view(t, "view keys", View[widgetKeys](q.Index("Keys").Partition(S(owner)).SortAttr(Attr("Name").Lt(S("n")))))
+	view(t, "view keys", View[widgetKeys](On(e, widgetKeysOf, owner).SortAttr(Attr("Name").Lt(S("n")))))
 }
 
 // oldInput builds q's request as every call used to: the expression
@@ -109,7 +118,11 @@ func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	terms, err := partitionTerms(f, ks, q.partition, nil)
+	values := q.partition
+	if q.partition1 != nil {
+		values = []Value{{av: q.partition1}}
+	}
+	terms, err := partitionTerms(f, ks, values, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +184,12 @@ func planOf[T any](q Query[T]) (*plan, error) { return q.plan(nil) }
 func TestShapeShared(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
-	q := Of(e).Index("ByRank").SortAttr(Attr("Rank").Between(N(1), N(9)))
-	a, err := planOf(q.Partition(S("ann")))
+	a, err := planOf(On(e, widgetByRank, "ann").SortAttr(Attr("Rank").Between(N(1), N(9))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Another query value of the same shape, from another Of.
-	b, err := planOf(Of(e).Index("ByRank").Partition(S("bob")).SortAttr(Attr("Rank").Between(N(2), N(3))))
+	// Another query value of the same shape, from another On.
+	b, err := planOf(On(e, widgetByRank, "bob").SortAttr(Attr("Rank").Between(N(2), N(3))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +210,7 @@ func TestShapeShared(t *testing.T) {
 func TestShapesLetTablesGo(t *testing.T) {
 	wp := func() weak.Pointer[keyfirst.Table] {
 		table, e := widgetTable(t)
-		if _, err := planOf(Of(e).Index("ByRank").Partition(S("ann"))); err != nil {
+		if _, err := planOf(On(e, widgetByRank, "ann")); err != nil {
 			t.Fatal(err)
 		}
 		return weak.Make(table)
@@ -219,7 +231,7 @@ func TestShapeAddressReused(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
 	other, _ := widgetTable(t)
-	q := Of(e)
+	q := On(e, widgetByRank, "ann")
 	src := q.source()
 	sh, err := shapeOf(src, "ByRank")
 	if err != nil {
@@ -250,19 +262,18 @@ func TestShapeAddressReused(t *testing.T) {
 // checks the index again and refuses it.
 func TestShapeSeesNewEntityTypes(t *testing.T) {
 	t.Parallel()
-	s, n := keyfirst.StringAttr, keyfirst.NumberAttr
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{{Name: "Inc", PartitionKey: []keyfirst.Attribute{s("Owner")}, SortKey: []keyfirst.Attribute{n("Rank")},
-			Projection: keyfirst.Include("Name")}}})
+	inc := keyfirst.OnIndex("Inc", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
+	included := inc.Index()
+	included.Projection = keyfirst.Include("Name")
+	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "things", Key: thingByName, GSIs: []keyfirst.Index{included}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pk := func(v thing) (string, error) { return "O#" + v.Owner, nil }
-	sk := func(v thing) (string, error) { return "T#" + v.Name, nil }
-	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING", PartitionKey: keyfirst.DeriveString(pk), SortKey: keyfirst.DeriveString(sk)}); err != nil {
+	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING",
+		Keys: []keyfirst.Binding{thingByName.Fields("Owner", "Name"), inc.Fields("Owner", "Rank")}}); err != nil {
 		t.Fatal(err)
 	}
-	q := Collection(table).Index("Inc").Partition(S("ann"))
+	q := CollectionOn(table, inc, "ann")
 	if _, err := q.plan(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -271,9 +282,9 @@ func TestShapeSeesNewEntityTypes(t *testing.T) {
 		Rank   int    `dynamodbav:"Rank"`
 		Secret string `dynamodbav:"Secret"`
 	}
+	secretSK := keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("S")))))
 	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[secret]{Type: "SECRET",
-		PartitionKey: keyfirst.DeriveString(func(v secret) (string, error) { return "O#" + v.Owner, nil }),
-		SortKey:      keyfirst.DeriveString(func(v secret) (string, error) { return "S#" + v.Secret, nil })}); err != nil {
+		Keys: []keyfirst.Binding{secretSK.Fields("Owner", "Secret"), inc.Fields("Owner", "Rank")}}); err != nil {
 		t.Fatal(err)
 	}
 	var qe *Error
@@ -333,7 +344,7 @@ func checkPayload(t *testing.T, s string, b []byte) {
 func TestBindingPerCall(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
-	byRank := Of(e).Index("ByRank").Partition(S("ann"))
+	byRank := On(e, widgetByRank, "ann")
 	seen := map[string]string{} // binding: condition
 	for _, c := range []struct {
 		name string

@@ -47,7 +47,7 @@ func TestCollectionPagesPastUnknownItems(t *testing.T) {
 	putRaw(t, client, name, map[string]types.AttributeValue{"PK": s("REPO#keyfirst"), "SK": s("LABEL#bug"), "_type": s("LABEL"), "Color": s("red")})
 	putRaw(t, client, name, map[string]types.AttributeValue{"PK": s("REPO#keyfirst"), "SK": s("NOTE#1"), "Text": s("untyped")})
 
-	q := query.Collection(g.table).Partition(query.Encoded(repoPK.Encode("keyfirst"))).Limit(1)
+	q := query.CollectionOn(g.table, repoByName, "keyfirst").Limit(1)
 	var got []string
 	var next query.Cursor
 	for range 10 {
@@ -96,7 +96,7 @@ func TestEntityReadSkipsForeignItem(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	putRaw(t, client, name, map[string]types.AttributeValue{"PK": s("REPO#keyfirst"), "SK": s("ISSUE#00000001x"), "_type": s("LABEL")})
 
-	q := query.Of(g.issues).Partition(query.Encoded(repoPK.Encode("keyfirst"))).Limit(1)
+	q := query.On(g.issues, issueByNumber, "keyfirst").Limit(1)
 	var got []uint32
 	var next query.Cursor
 	skipped := 0

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -30,22 +30,15 @@ func mangle(t *testing.T, c query.Cursor, old, new string) query.Cursor {
 // notation ("0.000…001" for 1E-100, over a hundred characters); the cursor
 // of such an item resumes.
 func TestCursorOfAnyStoredNumberResumes(t *testing.T) {
-	type row struct {
-		Board string `dynamodbav:"b"`
-		Score string `dynamodbav:"s"` // the number's text, derived as is
-	}
-	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "scores", PartitionKey: keyfirst.StringAttr("Board"), SortKey: keyfirst.NumberAttr("Score")})
-	noErr(t, err)
-	rows, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[row]{Type: "ROW",
-		PartitionKey: keyfirst.DeriveString(func(r row) (string, error) { return r.Board, nil }),
-		SortKey: func(r row) (types.AttributeValue, bool, error) {
-			return &types.AttributeValueMemberN{Value: r.Score}, true, nil
-		}})
-	noErr(t, err)
-	q := query.Of(rows).Partition(query.S("b"))
+	_, rows := newBoardScores(t)
+	q := query.On(rows, scoreByBoard, "b")
 	for _, score := range []string{"0." + strings.Repeat("0", 99) + "1", "-1" + strings.Repeat("0", 125), "12.5"} {
-		item, err := rows.Item(row{"b", score})
+		f, err := strconv.ParseFloat(score, 64)
 		noErr(t, err)
+		item, err := rows.Item(BoardScore{"b", f})
+		noErr(t, err)
+		// The number as DynamoDB returns it: in plain notation.
+		item["Score"] = &types.AttributeValueMemberN{Value: score}
 		page, err := q.Limit(1).Page(context.Background(), &canned{items: []map[string]types.AttributeValue{item}, last: item})
 		noErr(t, err)
 		client := &canned{}

@@ -13,9 +13,8 @@ import (
 )
 
 // Value is one typed key value: a string (S), a number (N) or bytes (B),
-// for a partition key attribute or a raw sort key condition. Build it with
-// [S], [N], [B] or, straight from a keys codec, [Encoded]. A Value is
-// immutable; one that could not be built keeps its error, which the query
+// for a raw sort key condition ([Attr]). Build it with [S], [N] or [B]. A
+// Value is immutable; one that could not be built keeps its error, which the query
 // returns before any request.
 type Value struct {
 	av  types.AttributeValue
@@ -24,17 +23,6 @@ type Value struct {
 
 // S is a string value.
 func S(v string) Value { return Value{av: &types.AttributeValueMemberS{Value: v}} }
-
-// Encoded is the string value returned by a keys codec, with its error, so
-// that the result of Encode passes straight in:
-//
-//	q.Partition(query.Encoded(customerPK.Encode("c1")))
-func Encoded(v string, err error) Value {
-	if err != nil {
-		return Value{err: err}
-	}
-	return S(v)
-}
 
 // N is a number value. A number DynamoDB cannot store (NaN, an infinity,
 // a magnitude outside 1E-130 to below 1E+126) is kept as an error.
@@ -58,22 +46,6 @@ func N[V keyfirst.Number](v V) Value {
 // B is a binary value; b is copied.
 func B(b []byte) Value {
 	return Value{av: &types.AttributeValueMemberB{Value: bytes.Clone(b)}}
-}
-
-// Strings turns the segments returned by a keys codec's Parts (one per
-// attribute of a native multi-attribute key) into values, keeping the
-// error:
-//
-//	q.Partition(query.Strings(tenantKey.Parts(tenant, region))...)
-func Strings(parts []string, err error) []Value {
-	if err != nil {
-		return []Value{{err: err}}
-	}
-	out := make([]Value, len(parts))
-	for i, p := range parts {
-		out[i] = S(p)
-	}
-	return out
 }
 
 // Type returns the value's DynamoDB type ("S", "N" or "B"), or "" for a

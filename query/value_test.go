@@ -1,11 +1,9 @@
 package query_test
 
 import (
-	"errors"
 	"math"
 	"testing"
 
-	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -22,7 +20,6 @@ func TestValue(t *testing.T) {
 		text string
 	}{
 		{"string", query.S("CUST#c1"), "S", `S:"CUST#c1"`},
-		{"encoded", query.Encoded(customerPK.Encode("c1")), "S", `S:"CUST#c1"`},
 		{"int", query.N(-42), "N", "N:-42"},
 		{"named int type", query.N(score(7)), "N", "N:7"},
 		{"uint64 max", query.N(uint64(math.MaxUint64)), "N", "N:18446744073709551615"},
@@ -42,24 +39,5 @@ func TestValue(t *testing.T) {
 				t.Fatalf("got %s %s, want %s %s", tt.v.Type(), tt.v, tt.typ, tt.text)
 			}
 		})
-	}
-}
-
-func TestEncodedAndStringsKeepErrors(t *testing.T) {
-	if v := query.Encoded(customerPK.Encode("a#b")); v.Type() != "" {
-		t.Fatalf("an encoding error became %s", v)
-	}
-	vs := query.Strings(statusDate.Parts(Cancelled, micro("2019-07-01T00:00:00")))
-	if len(vs) != 2 || vs[0].String() != `S:"CANCELLED"` || vs[1].String() != `S:"2019-07-01T00:00:00.000000"` {
-		t.Fatalf("%v", vs)
-	}
-	bad := query.Strings(statusDate.Parts("BOGUS", micro("2019-07-01T00:00:00")))
-	if len(bad) != 1 || bad[0].Type() != "" {
-		t.Fatalf("%v", bad)
-	}
-	// The error reaches the query's error.
-	_, err := query.Collection(newShop(t, "shop").table).Index("ByStatusDateNative").Partition(bad...).Page(t.Context(), noCalls{T: t})
-	if !errors.Is(err, keys.ErrNotInEnum) {
-		t.Fatalf("got %v", err)
 	}
 }

@@ -11,17 +11,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
 )
 
 // ---- issue 21, item 8: a library whose indexes hold items the current
 // definitions do not expect ----
 //
-//	PK         SK     entity  indexes (by the current definitions)
-//	BOOK#<id>  BOOK   Book    ByShelf (GSI, INCLUDE Id Title; scannable),
-//	                          ByTitle (LSI, INCLUDE Id Shelf)
-//	MARK#<s>   MARK   Mark    ByType (GSI on _type and Spot, KEYS_ONLY)
-//	LOAN#<id>  LOAN   Loan    none
+//	PK     SK     entity  indexes (by the current definitions)
+//	<id>   BOOK   Book    ByShelf (GSI, INCLUDE Id Title; scannable),
+//	                      ByTitle (LSI, INCLUDE Id Shelf)
+//	<s>    MARK   Mark    ByType (GSI on _type and Spot, KEYS_ONLY)
+//	<id>   LOAN   Loan    none
 //
 // Each index projects every attribute of the types that can be in it, so
 // an entity read of Book or Mark and a collection of any of them pass the
@@ -65,28 +66,27 @@ type library struct {
 	loansV1 *keyfirst.Entity[loanV1]
 }
 
-func librarySpec(name string) keyfirst.TableSpec {
-	s := keyfirst.StringAttr
-	return keyfirst.TableSpec{
-		Name: name, PartitionKey: s("PK"), SortKey: s("SK"),
-		GSIs: []keyfirst.Index{
-			{Name: "ByShelf", PartitionKey: []keyfirst.Attribute{s("Shelf")}, Projection: keyfirst.Include("Id", "Title"), Scannable: true},
-			{Name: "ByType", PartitionKey: []keyfirst.Attribute{s("_type")}, SortKey: []keyfirst.Attribute{s("Spot")}, Projection: keyfirst.KeysOnly()},
-		},
-		LSIs: []keyfirst.Index{
-			{Name: "ByTitle", SortKey: []keyfirst.Attribute{s("Title")}, Projection: keyfirst.Include("Id", "Shelf")},
-		},
-	}
-}
+// The library's patterns. The loans' index patterns are bound by loanV1
+// only: by Loan's current definition, a loan is in no index.
+var (
+	itemKey    = keys.Must(keys.NewKey1(keys.ID[string]()))
+	bookByID   = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "BOOK"))
+	markBySpot = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "MARK"))
+	loanByID   = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "LOAN"))
+	byShelf    = keyfirst.OnIndex("ByShelf", keyfirst.Str("Shelf"), keyfirst.NoSort())
+	// ByTitle is an LSI: its partition key is the table's, of every type.
+	byTitle = keyfirst.OnIndex("ByTitle", keyfirst.Composite("PK", itemKey), keyfirst.Str("Title"))
+	// ByType is keyed by the entity-type attribute, which every item
+	// stores: a mark's partition there is its type.
+	byType = keyfirst.OnIndex("ByType", keyfirst.Str("_type"), keyfirst.Str("Spot"))
+)
 
-// constKey derives a key attribute that is prefix, or prefix#<id(v)>.
-func constKey[T any](prefix string, id func(T) string) keyfirst.Derive[T] {
-	return keyfirst.DeriveString(func(v T) (string, error) {
-		if id == nil {
-			return prefix, nil
-		}
-		return prefix + "#" + id(v), nil
-	})
+func librarySpec(name string) keyfirst.TableSpec {
+	shelf, types, title := byShelf.Index(), byType.Index(), byTitle.Index()
+	shelf.Projection, shelf.Scannable = keyfirst.Include("Id", "Title"), true
+	types.Projection = keyfirst.KeysOnly()
+	title.Projection = keyfirst.Include("Id", "Shelf")
+	return keyfirst.TableSpec{Name: name, Key: bookByID, GSIs: []keyfirst.Index{shelf, types}, LSIs: []keyfirst.Index{title}}
 }
 
 // localLibrary creates the library's table in DynamoDB Local, with the
@@ -98,18 +98,19 @@ func localLibrary(t testing.TB) (*dynamodb.Client, library) {
 	noErr(t, err)
 	table := tableFor(t, schema)
 	books, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Book]{Type: "Book",
-		PartitionKey: constKey("BOOK", func(b Book) string { return b.ID }), SortKey: constKey[Book]("BOOK", nil)})
+		Keys: []keyfirst.Binding{bookByID.Fields("ID"), byShelf.Fields("Shelf"), byTitle.Fields("ID", "Title")}})
 	noErr(t, err)
 	marks, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Mark]{Type: "Mark",
-		PartitionKey: constKey("MARK", func(m Mark) string { return m.Spot }), SortKey: constKey[Mark]("MARK", nil)})
+		Keys: []keyfirst.Binding{markBySpot.Fields("Spot"),
+			keyfirst.FuncPartition(byType, func(Mark) (string, bool, error) { return "Mark", true, nil }, "Spot")}})
 	noErr(t, err)
-	loans, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Loan]{Type: "Loan",
-		PartitionKey: constKey("LOAN", func(l Loan) string { return l.ID }), SortKey: constKey[Loan]("LOAN", nil)})
+	loans, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Loan]{Type: "Loan", Keys: []keyfirst.Binding{loanByID.Fields("ID")}})
 	noErr(t, err)
 	old, err := keyfirst.NewTable(librarySpec(table.Name()))
 	noErr(t, err)
-	loansV1, err := keyfirst.NewEntity(old, keyfirst.EntitySpec[loanV1]{Type: "Loan",
-		PartitionKey: constKey("LOAN", func(l loanV1) string { return l.ID }), SortKey: constKey[loanV1]("LOAN", nil)})
+	loansV1, err := keyfirst.NewEntity(old, keyfirst.EntitySpec[loanV1]{Type: "Loan", Keys: []keyfirst.Binding{
+		loanByID.Fields("ID"), byShelf.Fields("Shelf"), byTitle.Fields("ID", "Title"),
+		keyfirst.FuncPartition(byType, func(loanV1) (string, bool, error) { return "Loan", true, nil }, "Spot")}})
 	noErr(t, err)
 	return integrationClient(t), library{table, books, marks, loans, loansV1}
 }
@@ -127,7 +128,7 @@ func (lib library) stock(t testing.TB, client *dynamodb.Client) {
 	noErr(t, err)
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	putRaw(t, client, lib.table.Name(), map[string]types.AttributeValue{
-		"PK": s("LOAN#l2"), "SK": s("LOAN"), "_type": s("Loan"),
+		"PK": s("l2"), "SK": s("LOAN"), "_type": s("Loan"),
 		"Id": s("l2"), "Member": s("bob"), "Due": s("2026-08-01"), "Shelf": s("A"), "Title": s("Emma"), "Spot": s("desk"),
 	})
 }
@@ -161,7 +162,7 @@ func TestCollectionNeverDecodesPartialItem(t *testing.T) {
 	ctx := context.Background()
 
 	// The issue's scenario first: read, change, Replace.
-	items, err := query.Collection(lib.table).Index("ByShelf").Partition(query.S("A")).Collect(ctx, client)
+	items, err := query.CollectionOn(lib.table, byShelf, "A").Collect(ctx, client)
 	noErr(t, err)
 	for _, v := range items {
 		if l, ok := v.(Loan); ok {
@@ -180,13 +181,13 @@ func TestCollectionNeverDecodesPartialItem(t *testing.T) {
 		q    query.Query[any]
 		want []string
 	}{
-		{"INCLUDE GSI", query.Collection(lib.table).Index("ByShelf").Partition(query.S("A")), []string{book, "Unknown Loan LOAN#l1", "Unknown Loan LOAN#l2"}},
-		{"INCLUDE LSI, an older release's item", query.Collection(lib.table).Index("ByTitle").Partition(query.S("LOAN#l1")), []string{"Unknown Loan LOAN#l1"}},
-		{"INCLUDE LSI, another program's item", query.Collection(lib.table).Index("ByTitle").Partition(query.S("LOAN#l2")), []string{"Unknown Loan LOAN#l2"}},
-		{"INCLUDE LSI, a whole item", query.Collection(lib.table).Index("ByTitle").Partition(query.S("BOOK#b1")), []string{book}},
-		{"KEYS_ONLY GSI", query.Collection(lib.table).Index("ByType").Partition(query.S("Loan")), []string{"Unknown Loan LOAN#l1", "Unknown Loan LOAN#l2"}},
-		{"KEYS_ONLY GSI, a whole item", query.Collection(lib.table).Index("ByType").Partition(query.S("Mark")), []string{"Mark {Spot:desk}"}},
-		{"the table", query.Collection(lib.table).Partition(query.S("LOAN#l1")), []string{"Loan {ID:l1 Member:ada Due:2026-07-01 Location:}"}},
+		{"INCLUDE GSI", query.CollectionOn(lib.table, byShelf, "A"), []string{book, "Unknown Loan l1", "Unknown Loan l2"}},
+		{"INCLUDE LSI, an older release's item", query.CollectionOn(lib.table, byTitle, "l1"), []string{"Unknown Loan l1"}},
+		{"INCLUDE LSI, another program's item", query.CollectionOn(lib.table, byTitle, "l2"), []string{"Unknown Loan l2"}},
+		{"INCLUDE LSI, a whole item", query.CollectionOn(lib.table, byTitle, "b1"), []string{book}},
+		{"KEYS_ONLY GSI", query.CollectionOn(lib.table, byType, "Loan"), []string{"Unknown Loan l1", "Unknown Loan l2"}},
+		{"KEYS_ONLY GSI, a whole item", query.CollectionOn(lib.table, byType, "Mark"), []string{"Mark {Spot:desk}"}},
+		{"the table", query.CollectionOn(lib.table, loanByID, "l1"), []string{"Loan {ID:l1 Member:ada Due:2026-07-01 Location:}"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.q.Collect(ctx, client)
@@ -203,7 +204,7 @@ func TestCollectionNeverDecodesPartialItem(t *testing.T) {
 	}
 
 	// Page by page, one item each: every page moves past its Unknown.
-	q := query.Collection(lib.table).Index("ByShelf").Partition(query.S("A")).Limit(1)
+	q := query.CollectionOn(lib.table, byShelf, "A").Limit(1)
 	var names []string
 	var next query.Cursor
 	for range 5 {
@@ -217,16 +218,18 @@ func TestCollectionNeverDecodesPartialItem(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{book, "Unknown Loan LOAN#l1", "Unknown Loan LOAN#l2"}; !slices.Equal(names, want) {
+	if want := []string{book, "Unknown Loan l1", "Unknown Loan l2"}; !slices.Equal(names, want) {
 		t.Fatalf("paged: %q, want %q", names, want)
 	}
 }
 
 // The rest of issue 21, item 8's class on the same items: an entity read
-// (Of with Index, a scan) never returns a partial T either. Of a type the
-// index does not project whole it is refused before any request; of a
-// type it does, a loan among the items stops the read with a
-// *DecodeError, as any item of another type does.
+// (On, a scan) never returns a partial T either. An entity reads only the
+// indexes of its own patterns (each of which projects it whole, or the
+// read is refused: TestPartialProjectionRefused), so Loan's reads of the
+// indexes the older release put loans in are refused before any request;
+// in a read of a type the index holds whole, a loan among the items stops
+// the read with a *DecodeError, as any item of another type does.
 func TestEntityReadNeverDecodesPartialItem(t *testing.T) {
 	t.Parallel()
 	client, lib := localLibrary(t)
@@ -234,21 +237,21 @@ func TestEntityReadNeverDecodesPartialItem(t *testing.T) {
 	ctx := context.Background()
 
 	for _, tt := range []struct {
-		name, index, attr string
-		read              func(keyfirst.QueryAPI) error
+		name, index string
+		read        func(keyfirst.QueryAPI) error
 	}{
-		{"INCLUDE GSI", "ByShelf", "Member", pageOf(query.Of(lib.loans).Index("ByShelf").Partition(query.S("A")))},
-		{"INCLUDE LSI", "ByTitle", "Member", pageOf(query.Of(lib.loans).Index("ByTitle").Partition(query.S("LOAN#l1")))},
-		{"KEYS_ONLY GSI", "ByType", "Id", pageOf(query.Of(lib.loans).Index("ByType").Partition(query.S("Loan")))},
-		{"a scan", "ByShelf", "Member", func(keyfirst.QueryAPI) error {
-			_, err := query.ScanIndex(lib.loans, "ByShelf").Collect(ctx, noCalls{T: t})
+		{"INCLUDE GSI", "ByShelf", pageOf(query.On(lib.loans, byShelf, "A"))},
+		{"INCLUDE LSI", "ByTitle", pageOf(query.On(lib.loans, byTitle, "l1"))},
+		{"KEYS_ONLY GSI", "ByType", pageOf(query.On(lib.loans, byType, "Loan"))},
+		{"a scan", "ByShelf", func(keyfirst.QueryAPI) error {
+			_, err := query.ScanOn(lib.loans, byShelf).Collect(ctx, noCalls{T: t})
 			return err
 		}},
 	} {
 		t.Run("refused, "+tt.name, func(t *testing.T) {
 			err := tt.read(noCalls{T: t})
 			var qe *query.Error
-			if !errors.As(err, &qe) || qe.Problem != query.ProblemProjection || qe.Index != tt.index || qe.Attribute != tt.attr {
+			if !errors.As(err, &qe) || qe.Problem != query.ProblemPattern || qe.Index != tt.index {
 				t.Fatalf("got %v", err)
 			}
 		})
@@ -259,12 +262,10 @@ func TestEntityReadNeverDecodesPartialItem(t *testing.T) {
 		read func() ([]Book, error)
 	}{
 		{"INCLUDE GSI", func() ([]Book, error) {
-			return query.Of(lib.books).Index("ByShelf").Partition(query.S("A")).Collect(ctx, client)
+			return query.On(lib.books, byShelf, "A").Collect(ctx, client)
 		}},
-		{"INCLUDE LSI", func() ([]Book, error) {
-			return query.Of(lib.books).Index("ByTitle").Partition(query.S("LOAN#l2")).Collect(ctx, client)
-		}},
-		{"a scan", func() ([]Book, error) { return query.ScanIndex(lib.books, "ByShelf").Collect(ctx, client) }},
+
+		{"a scan", func() ([]Book, error) { return query.ScanOn(lib.books, byShelf).Collect(ctx, client) }},
 	} {
 		t.Run("stopped, "+tt.name, func(t *testing.T) {
 			got, err := tt.read()
@@ -280,11 +281,11 @@ func TestEntityReadNeverDecodesPartialItem(t *testing.T) {
 			}
 		})
 	}
-	marks, err := query.Of(lib.marks).Index("ByType").Partition(query.S("Mark")).Collect(ctx, client)
+	marks, err := query.On(lib.marks, byType, "Mark").Collect(ctx, client)
 	if err != nil || !slices.Equal(marks, []Mark{{Spot: "desk"}}) {
 		t.Fatalf("marks %+v, %v", marks, err)
 	}
-	if _, err := query.Of(lib.marks).Index("ByType").Partition(query.S("Loan")).Collect(ctx, client); !errors.Is(err, keyfirst.ErrWrongEntityType) {
+	if _, err := query.On(lib.marks, byType, "Loan").Collect(ctx, client); !errors.Is(err, keyfirst.ErrWrongEntityType) {
 		t.Fatalf("marks of the Loan partition: %v", err)
 	}
 }
