@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/keys"
 )

@@ -10,8 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/internal/avequal"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // The shop as a previous release defined it: GSI1's sort key date first

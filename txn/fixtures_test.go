@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/shard"
 	"github.com/keyfirst/keyfirst/txn"
 )
