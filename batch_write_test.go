@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // flakyWriter is a BatchWriteItem client that, like DynamoDB under
@@ -219,7 +220,9 @@ func TestBatchWriteRefusesBadBatches(t *testing.T) {
 				return errors.As(err, &ie) && ie.Problem == keyfirst.ItemVersioned
 			}},
 		{"bad item", []keyfirst.WriteRequest{s.customers.PutRequest(c), s.customers.PutRequest(Customer{ID: "a#b"})},
-			func(err error) bool { return errors.Is(err, errBadID) && errors.Is(err, keyfirst.ErrInvalidItem) }},
+			func(err error) bool {
+				return errors.Is(err, keys.ErrSeparator) && errors.Is(err, keyfirst.ErrInvalidItem)
+			}},
 		{"zero request", []keyfirst.WriteRequest{{}}, func(err error) bool { return errors.Is(err, keyfirst.ErrInvalidOption) }},
 		{"request of another table", []keyfirst.WriteRequest{other.customers.PutRequest(c)},
 			func(err error) bool { return errors.Is(err, keyfirst.ErrInvalidOption) }},

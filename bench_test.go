@@ -39,6 +39,19 @@ func benchSK(o benchOrder) (string, error)     { return orderSK.Encode(o.ID) }
 func benchGSI1PK(o benchOrder) (string, error) { return statusPK.Encode(o.Status) }
 func benchGSI1SK(o benchOrder) (string, error) { return statusDate.Encode(o.Status, o.PlacedAt) }
 
+// benchBoth is the FuncE function of a pattern of raw sides whose
+// partition and sort key values pk and sk compute.
+func benchBoth(pk, sk func(benchOrder) (string, error)) func(benchOrder) (string, string, bool, error) {
+	return func(o benchOrder) (string, string, bool, error) {
+		p, err := pk(o)
+		if err != nil {
+			return "", "", false, err
+		}
+		s, err := sk(o)
+		return p, s, true, err
+	}
+}
+
 var benchValue = benchOrder{
 	Customer: "c000042",
 	ID:       "o000000017",
@@ -67,11 +80,10 @@ func benchEntity(b testing.TB, name string) *keyfirst.Entity[benchOrder] {
 		b.Fatal(err)
 	}
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[benchOrder]{
-		Type:         "ORDER",
-		PartitionKey: keyfirst.DeriveString(benchPK),
-		SortKey:      keyfirst.DeriveString(benchSK),
-		Indexes: map[string]keyfirst.IndexKeys[benchOrder]{
-			"GSI1": {"GSI1PK": keyfirst.DeriveString(benchGSI1PK), "GSI1SK": keyfirst.DeriveString(benchGSI1SK)},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			keyfirst.FuncE(keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.Str("SK")), benchBoth(benchPK, benchSK)),
+			keyfirst.FuncE(keyfirst.OnIndex("GSI1", keyfirst.Str("GSI1PK"), keyfirst.Str("GSI1SK")), benchBoth(benchGSI1PK, benchGSI1SK)),
 		},
 	})
 	if err != nil {

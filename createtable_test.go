@@ -79,7 +79,7 @@ func TestCreateTableInput(t *testing.T) {
 		"defs GSI1PK:S GSI1SK:S PK:S SK:S customer:S openBucket:S placedAt:S status:S total:N",
 		"GSI1 GSI GSI1PK:HASH GSI1SK:RANGE ALL[]",
 		"by-status GSI customer:HASH status:RANGE placedAt:RANGE ALL[]",
-		"open-orders GSI openBucket:HASH placedAt:RANGE KEYS_ONLY[]",
+		"open-orders GSI openBucket:HASH total:RANGE KEYS_ONLY[]",
 		"by-total LSI PK:HASH total:RANGE INCLUDE[_type status]",
 	}
 	if got != strings.Join(wantLines, "\n")+"\n" {

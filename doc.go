@@ -157,18 +157,17 @@
 // An entity type is a Go struct T, encoded as the attributevalue package
 // encodes it (dynamodbav tags), and an [EntitySpec] that says how every
 // key attribute derives from T: [NewEntity] registers it on the table.
-// Bindings of patterns ([EntitySpec.Keys]) are the usual way. For keys
-// that no pattern describes, the escape hatch is plain functions of T
-// ([EntitySpec.PartitionKey], [EntitySpec.Indexes]), wrapped by
-// [DeriveString], [DeriveNumber] and [DeriveBinary] (every item has the
-// value) or [DeriveStringIf], [DeriveNumberIf] and [DeriveBinaryIf] (only
-// some items have it: a sparse index):
+// Bindings of patterns ([EntitySpec.Keys]) are the one way. For keys that
+// no typed side describes (a legacy layout), the one escape is a [Func]
+// (or [FuncE]) binding of a pattern whose sides are raw ([Str], [Num],
+// [Bin]): the function returns the values as they are stored.
 //
-//	keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.Status, o.Date) })
+//	legacy := keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.Str("SK"))
+//	keyfirst.Func(legacy, func(o Order) (string, string, bool) { return "O#" + o.ID, "META", true })
 //
-// The derivations of one index are all-or-nothing: when one reports no
-// value the item is not in the index and none of the index's derived
-// attributes is written. A derived key value is never an empty string or a
+// The attributes an index derives are all-or-nothing: when its binding
+// reports no value (ok=false, or [If] false) the item is not in the index
+// and none of the index's derived attributes is written. A derived key value is never an empty string or a
 // placeholder: an empty, mistyped or over-long value is an [*ItemError]
 // before any request. No write sends a value that DynamoDB would refuse or
 // store changed, in a key or anywhere in the item (sets, lists, maps,

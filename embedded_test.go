@@ -42,13 +42,15 @@ type withCents struct {
 	ID string `dynamodbav:"id"`
 }
 
+// embeddedKey is the key of the embedded table: an entity's ID as it is.
+var embeddedKey = keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.NoSort())
+
 func TestUnexportedEmbeddedStructIsEncodedAsAttributeValueDoes(t *testing.T) {
 	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "embedded", PartitionKey: keyfirst.StringAttr("PK")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[withAudit]{Type: "AUDITED",
-		PartitionKey: keyfirst.DeriveString(func(v withAudit) (string, error) { return "A#" + v.ID, nil })})
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[withAudit]{Type: "AUDITED", Keys: []keyfirst.Binding{embeddedKey.Fields("ID")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +77,7 @@ func TestPromotedMarshalerIsRefusedAtNewEntity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[withCents]{Type: "CENTS",
-		PartitionKey: keyfirst.DeriveString(func(v withCents) (string, error) { return "C#" + v.ID, nil })})
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[withCents]{Type: "CENTS", Keys: []keyfirst.Binding{embeddedKey.Fields("ID")}})
 	var ee *keyfirst.EntityError
 	if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityGoType {
 		t.Fatalf("err = %v, want an *EntityError with EntityGoType", err)

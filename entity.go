@@ -29,7 +29,7 @@ import (
 // and is bound ([Pattern.Fields]) to the field of T stored under that very
 // attribute name: that field is the key, stored once, and must always hold
 // a valid key value (an omitempty field left empty is an empty key, refused).
-// An index key attribute is either derived (listed in Indexes)
+// An index key attribute is either derived (by a binding of Keys)
 // or an ordinary field of T: a native multi-attribute GSI over fields of T
 // needs no derivation, and an item leaves such an index when one of its
 // fields is omitted (omitempty, nil pointer with omitempty).
@@ -38,24 +38,14 @@ type EntitySpec[T any] struct {
 	// every item ("ORDER", "Customer", ...). Unique per table.
 	Type string
 	// Keys binds the entity's access patterns: the table's primary key
-	// ([OnTable]) and each index the entity's items are in ([OnIndex]),
-	// with the fields of T ([Pattern.Fields]) or the function ([Func]) their
-	// values come from. This is the usual way to derive key attributes.
+	// ([OnTable], exactly one) and each index the entity's items are in
+	// ([OnIndex]), with the fields of T ([Pattern.Fields]) or the function
+	// ([Func]) their values come from. It is the one way to derive key
+	// attributes; keys that no typed side describes are a Func of a
+	// pattern whose sides are raw ([Str], [Num], [Bin]). The attributes a
+	// binding derives for an index are all-or-nothing: when it reports no
+	// value, the item is not in the index and none of them is written.
 	Keys []Binding
-	// PartitionKey derives the table's partition key attribute with a
-	// function, when no binding of Keys does (an escape hatch for keys
-	// that no Pattern describes).
-	PartitionKey Derive[T]
-	// SortKey derives the table's sort key attribute with a function, when
-	// no binding of Keys does; the table's sort key needs one or the
-	// other exactly when the table has one.
-	SortKey Derive[T]
-	// Indexes maps an index name to functions that derive its key
-	// attributes (an escape hatch, like PartitionKey; prefer Keys). The
-	// derivations of one index are all-or-nothing: when one of them
-	// reports no value, the item is not in the index and none of that
-	// index's derived attributes is written.
-	Indexes map[string]IndexKeys[T]
 	// Version names an integer field of T used for optimistic locking: every
 	// write checks the stored version and stores the next one. Empty: no
 	// locking. The field has 32 bits or more (int32, uint32, int64, int,
@@ -64,9 +54,6 @@ type EntitySpec[T any] struct {
 	// could not read back is refused before any request ([ItemVersionMax]).
 	Version string
 }
-
-// IndexKeys maps key attribute names of one index to their derivations.
-type IndexKeys[T any] map[string]Derive[T]
 
 // Entity is an entity type of a table: it builds items from T with every
 // derived attribute recomputed, decodes items into T, and performs the item
@@ -126,7 +113,7 @@ type indexGroup[T any] struct {
 	derived []derivation[T]
 	fields  []derivation[T] // get unused: attr and limit only
 	// decides: a derivation of the index can keep an item out of it (If,
-	// a Func, a Derive), so its answer is the item's membership: an item
+	// a Func), so its answer is the item's membership: an item
 	// it puts in the index must have every key attribute that is a field.
 	decides bool
 }
@@ -146,9 +133,9 @@ type registered struct {
 // NewEntity validates spec against the table and T, registers the entity
 // type on the table (so that [Table.Decode] can decode its items) and returns
 // it. A description that cannot work is refused with an [*EntityError]: a
-// primary key attribute without derivation, a derivation for an unknown
-// index or for an attribute that is not a key of its index, an attribute
-// derived twice, a field of T named like a derived or reserved attribute
+// primary key attribute without a binding, a binding of an unknown
+// index or of a pattern whose attributes are not its index's, an
+// attribute derived twice, a field of T named like a derived or reserved attribute
 // (other than a table key attribute that is the field itself), a
 // version attribute that is not an integer field of T, a second entity type
 // whose items can be in an [Index] declared Scannable.
@@ -246,21 +233,13 @@ func (b *entityBuilder[T]) bindings() error {
 }
 
 // primaryKey: the table's key attributes are derived, exactly, by a
-// binding of the table's pattern or by EntitySpec.PartitionKey/SortKey.
+// binding of the table's pattern.
 func (b *entityBuilder[T]) primaryKey() error {
-	t, e := b.table, b.e
-	pkAttr := t.primary.PartitionKey[0]
-	var skAttr Attribute
-	if t.primary.SortKey != nil {
-		skAttr = t.primary.SortKey[0]
-	}
+	e := b.e
 	for i := range b.bound {
 		k := &b.bound[i]
 		if k.p.index != "" {
 			continue
-		}
-		if b.spec.PartitionKey != nil || b.spec.SortKey != nil {
-			return b.fail("", pkAttr.Name, EntityDerivedTwice, "EntitySpec.PartitionKey or SortKey and a binding of an OnTable pattern: keep the binding", nil)
 		}
 		if err := b.derive(k, func(i int, d derivation[T]) {
 			e.keyField[i] = k.field[i]
@@ -274,27 +253,8 @@ func (b *entityBuilder[T]) primaryKey() error {
 		}
 	}
 	if e.pk.attr.Name == "" { // no binding of the table's key
-		if b.spec.PartitionKey == nil {
-			return b.fail("", pkAttr.Name, EntityMissingKey, "bind an OnTable pattern in EntitySpec.Keys (or set EntitySpec.PartitionKey)", nil)
-		}
-		e.pk = derivation[T]{attr: pkAttr, limit: t.limit(pkAttr.Name), get: byValue(b.spec.PartitionKey)}
-		b.derivedAt[pkAttr.Name] = "the table's partition key"
+		return b.fail("", b.table.primary.PartitionKey[0].Name, EntityMissingKey, "bind an OnTable pattern in EntitySpec.Keys", nil)
 	}
-	if t.primary.SortKey == nil {
-		if b.spec.SortKey != nil {
-			return b.fail("", "", EntityNoSortKey, "remove EntitySpec.SortKey", nil)
-		}
-		return nil
-	}
-	if e.hasSK {
-		return nil
-	}
-	if b.spec.SortKey == nil {
-		return b.fail("", skAttr.Name, EntityMissingKey, "the table has a sort key: bind an OnTable pattern in EntitySpec.Keys (or set EntitySpec.SortKey)", nil)
-	}
-	e.sk = derivation[T]{attr: skAttr, limit: t.limit(skAttr.Name), get: byValue(b.spec.SortKey)}
-	e.hasSK = true
-	b.derivedAt[skAttr.Name] = "the table's sort key"
 	return nil
 }
 
@@ -344,38 +304,9 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 	return nil
 }
 
-// byValue adapts a Derive to the pointer form the item plan calls.
-func byValue[T any](fn Derive[T]) func(*T) (types.AttributeValue, bool, error) {
-	return func(v *T) (types.AttributeValue, bool, error) { return fn(*v) }
-}
-
-// indexKeys: each derivation names a key attribute of a known index, and
-// no attribute is derived twice. The order is deterministic.
+// indexKeys: the attributes the bindings of secondary indexes derive, in
+// the order of EntitySpec.Keys; no attribute is derived twice.
 func (b *entityBuilder[T]) indexKeys() error {
-	for _, name := range sortedKeys(b.spec.Indexes) {
-		ks, ok := b.table.index(name)
-		if !ok || name == "" {
-			return b.fail(name, "", EntityUnknownIndex, fmt.Sprintf("the table's indexes are %v", b.table.indexNames()), nil)
-		}
-		keys := b.spec.Indexes[name]
-		for _, attrName := range sortedKeys(keys) {
-			fn := keys[attrName]
-			if fn == nil {
-				return b.fail(name, attrName, EntityNilDerivation, "", nil)
-			}
-			if !ks.has(attrName) {
-				return b.fail(name, attrName, EntityNotIndexAttribute,
-					fmt.Sprintf("the index's key attributes are %v", attributeNames(ks.Attributes())), nil)
-			}
-			if where, dup := b.derivedAt[attrName]; dup {
-				return b.fail(name, attrName, EntityDerivedTwice, "already derived as "+where+"; derive it in one place", nil)
-			}
-			b.derivedAt[attrName] = "a key of index " + name
-			attr := Attribute{Name: attrName, Type: b.table.attrTypes[attrName]}
-			b.byIndex[name] = append(b.byIndex[name], derivation[T]{attr: attr, index: name, limit: b.table.limit(attrName), get: byValue(fn)})
-			b.e.nDerived++
-		}
-	}
 	for i := range b.bound {
 		k := &b.bound[i]
 		if k.p.index == "" {
@@ -492,7 +423,7 @@ func (b *entityBuilder[T]) orderedField(ks *KeySchema, a Attribute, f codec.Fiel
 	case f.Kind == codec.AVUnknown && a.Type != types.ScalarAttributeTypeN:
 		return false, b.fail(ks.IndexName, a.Name, EntityFieldOrder, fmt.Sprintf(
 			"field %s (%s) encodes through a custom marshaler or by its dynamic value, so keyfirst cannot know that DynamoDB orders it as its values; "+
-				"derive the attribute in EntitySpec.Indexes with a keys codec (keys.Enum, keys.Int, keys.Time...)", f.GoName, f.Type), nil)
+				"derive the attribute with a Composite side of a keys codec (keys.Enum, keys.Int, keys.Time...)", f.GoName, f.Type), nil)
 	case f.Kind == codec.AVString && t.Kind() != reflect.String:
 		return false, b.fail(ks.IndexName, a.Name, EntityFieldOrder, fmt.Sprintf(
 			"field %s (%s) is stored as a decimal string, which DynamoDB orders by bytes (\"10\" < \"9\", \"-1\" < \"-2\"); "+
@@ -580,13 +511,5 @@ func sortedKeys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
-	return out
-}
-
-func attributeNames(attrs []Attribute) []string {
-	out := make([]string, len(attrs))
-	for i, a := range attrs {
-		out[i] = a.Name
-	}
 	return out
 }

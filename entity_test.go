@@ -10,12 +10,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
+// rawShop is the shop table's primary key with raw sides, for the
+// entity types of the tests that need any key at all (rawKey).
+var rawShop = keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.Str("SK"))
+
+// rawKey binds rawShop to a function of T that gives every item the same
+// key.
+func rawKey[T any]() keyfirst.Binding {
+	return keyfirst.Func(rawShop, func(T) (string, string, bool) { return "p", "s", true })
+}
+
 func TestNewEntityRefusesBadSpecs(t *testing.T) {
-	str := func(string) keyfirst.Derive[Order] {
-		return keyfirst.DeriveString(func(Order) (string, error) { return "x", nil })
-	}
 	type withPK struct {
 		PK string `dynamodbav:"PK"`
 	}
@@ -34,13 +42,19 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 	type stringVersion struct {
 		V string `dynamodbav:"v"`
 	}
-	type placed struct {
-		PlacedAt string `dynamodbav:"placedAt"`
+	type totalled struct {
+		Total int64 `dynamodbav:"total"`
 	}
 	type openFields struct {
-		Bucket   string `dynamodbav:"openBucket,omitempty"`
-		PlacedAt string `dynamodbav:"placedAt"`
+		Bucket string `dynamodbav:"openBucket,omitempty"`
+		Total  int64  `dynamodbav:"total"`
 	}
+	withKeys := func(bs ...keyfirst.Binding) keyfirst.EntitySpec[Order] {
+		sp := orderSpec()
+		sp.Keys = bs
+		return sp
+	}
+	rawGSI1 := keyfirst.OnIndex("GSI1", keyfirst.Str("GSI1PK"), keyfirst.Str("GSI1SK"))
 	tests := []struct {
 		name    string
 		run     func(*keyfirst.Table) error
@@ -59,102 +73,72 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			return err
 		}, keyfirst.EntityTypeName, "", ""},
 		{"T not a struct", func(tb *keyfirst.Table) error {
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[string]{Type: "S",
-				PartitionKey: keyfirst.DeriveString(func(s string) (string, error) { return s, nil })})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[string]{Type: "S", Keys: []keyfirst.Binding{rawKey[string]()}})
 			return err
 		}, keyfirst.EntityGoType, "", ""},
-		{"no partition key", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.PartitionKey = nil
-			_, err := keyfirst.NewEntity(tb, sp)
+		{"no binding of the table's key", func(tb *keyfirst.Table) error {
+			_, err := keyfirst.NewEntity(tb, withKeys(orderSpec().Keys[1:]...))
 			return err
 		}, keyfirst.EntityMissingKey, "", "PK"},
-		{"no sort key", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.SortKey = nil
-			_, err := keyfirst.NewEntity(tb, sp)
-			return err
-		}, keyfirst.EntityMissingKey, "", "SK"},
 		{"sort key on a table without one", func(*keyfirst.Table) error {
 			tb, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "flat", PartitionKey: keyfirst.StringAttr("id")})
-			sp := orderSpec()
-			sp.Indexes = nil
-			_, err := keyfirst.NewEntity(tb, sp)
+			_, err := keyfirst.NewEntity(tb, withKeys(shopOrders.Fields("Customer", "ID")))
 			return err
-		}, keyfirst.EntityNoSortKey, "", ""},
+		}, keyfirst.EntityPattern, "", ""},
 		{"unknown index", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.Indexes["GSI9"] = keyfirst.IndexKeys[Order]{"GSI9PK": str("")}
-			_, err := keyfirst.NewEntity(tb, sp)
+			gsi9 := keyfirst.OnIndex("GSI9", keyfirst.Str("GSI9PK"), keyfirst.NoSort())
+			_, err := keyfirst.NewEntity(tb, withKeys(shopOrders.Fields("Customer", "ID"),
+				keyfirst.Func(gsi9, func(Order) (string, keyfirst.None, bool) { return "x", keyfirst.None{}, true })))
 			return err
 		}, keyfirst.EntityUnknownIndex, "GSI9", ""},
-		{"empty index name", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.Indexes[""] = keyfirst.IndexKeys[Order]{"PK": str("")}
-			_, err := keyfirst.NewEntity(tb, sp)
-			return err
-		}, keyfirst.EntityUnknownIndex, "", ""},
 		{"attribute of another index", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.Indexes["GSI1"]["openBucket"] = str("")
-			_, err := keyfirst.NewEntity(tb, sp)
+			other := keyfirst.OnIndex("GSI1", keyfirst.Str("openBucket"), keyfirst.Str("GSI1SK"))
+			_, err := keyfirst.NewEntity(tb, withKeys(shopOrders.Fields("Customer", "ID"),
+				keyfirst.Func(other, func(Order) (string, string, bool) { return "x", "y", true })))
 			return err
-		}, keyfirst.EntityNotIndexAttribute, "GSI1", "openBucket"},
-		{"nil derivation", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.Indexes["GSI1"]["GSI1SK"] = nil
-			_, err := keyfirst.NewEntity(tb, sp)
+		}, keyfirst.EntityPattern, "GSI1", ""},
+		{"nil function", func(tb *keyfirst.Table) error {
+			_, err := keyfirst.NewEntity(tb, withKeys(shopOrders.Fields("Customer", "ID"),
+				keyfirst.Func[Order](rawGSI1, nil)))
 			return err
-		}, keyfirst.EntityNilDerivation, "GSI1", "GSI1SK"},
+		}, keyfirst.EntityBinding, "GSI1", ""},
 		{"table key derived under an LSI", func(tb *keyfirst.Table) error {
-			sp := orderSpec()
-			sp.Indexes["by-total"] = keyfirst.IndexKeys[Order]{"PK": str("")}
-			_, err := keyfirst.NewEntity(tb, sp)
+			byTotal := keyfirst.OnIndex("by-total", keyfirst.Str("PK"), keyfirst.Num[int64]("total"))
+			_, err := keyfirst.NewEntity(tb, withKeys(shopOrders.Fields("Customer", "ID"),
+				keyfirst.Func(byTotal, func(o Order) (string, int64, bool) { return "x", o.Total, true })))
 			return err
 		}, keyfirst.EntityDerivedTwice, "by-total", "PK"},
 		{"attribute derived under two indexes", func(*keyfirst.Table) error {
 			spec := shopSpec()
 			spec.GSIs[2].SortKey = []keyfirst.Attribute{keyfirst.StringAttr("GSI1SK")}
 			tb, _ := keyfirst.NewTable(spec)
-			sp := orderSpec()
-			sp.Indexes["open-orders"]["GSI1SK"] = str("")
-			_, err := keyfirst.NewEntity(tb, sp)
+			open := keyfirst.OnIndex("open-orders", keyfirst.Const("openBucket", "OPEN"), keyfirst.Str("GSI1SK"))
+			_, err := keyfirst.NewEntity(tb, withKeys(orderSpec().Keys[0], orderSpec().Keys[1],
+				keyfirst.Func(open, func(o Order) (keyfirst.None, string, bool) { return keyfirst.None{}, "x", isOpen(o) })))
 			return err
 		}, keyfirst.EntityDerivedTwice, "open-orders", "GSI1SK"},
 		{"field named like the partition key", func(tb *keyfirst.Table) error {
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withPK]{Type: "W",
-				PartitionKey: keyfirst.DeriveString(func(w withPK) (string, error) { return w.PK, nil }),
-				SortKey:      keyfirst.DeriveString(func(w withPK) (string, error) { return w.PK, nil })})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withPK]{Type: "W", Keys: []keyfirst.Binding{
+				keyfirst.Func(rawShop, func(w withPK) (string, string, bool) { return w.PK, w.PK, true })}})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "PK"},
 		{"field named like the type attribute", func(tb *keyfirst.Table) error {
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withType]{Type: "W",
-				PartitionKey: keyfirst.DeriveString(func(withType) (string, error) { return "p", nil }),
-				SortKey:      keyfirst.DeriveString(func(withType) (string, error) { return "s", nil })})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withType]{Type: "W", Keys: []keyfirst.Binding{rawKey[withType]()}})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "_type"},
 		{"field named like a derived attribute", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(withGSI1PK) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withGSI1PK]{Type: "W", PartitionKey: d, SortKey: d,
-				Indexes: map[string]keyfirst.IndexKeys[withGSI1PK]{"GSI1": {"GSI1PK": d, "GSI1SK": d}}})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[withGSI1PK]{Type: "W", Keys: []keyfirst.Binding{rawKey[withGSI1PK](),
+				keyfirst.Func(rawGSI1, func(withGSI1PK) (string, string, bool) { return "p", "s", true })}})
 			return err
 		}, keyfirst.EntityFieldCollision, "", "GSI1PK"},
 		{"bool field as a string index key", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(boolStatus) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[boolStatus]{Type: "W", PartitionKey: d, SortKey: d})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[boolStatus]{Type: "W", Keys: []keyfirst.Binding{rawKey[boolStatus]()}})
 			return err
 		}, keyfirst.EntityFieldType, "by-status", "status"},
 		{"number field as a string index key", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(numberCustomer) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[numberCustomer]{Type: "W", PartitionKey: d, SortKey: d})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[numberCustomer]{Type: "W", Keys: []keyfirst.Binding{rawKey[numberCustomer]()}})
 			return err
 		}, keyfirst.EntityFieldType, "by-status", "customer"},
-		{"index that could never hold the item", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(Customer) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[Customer]{Type: "W", PartitionKey: d, SortKey: d,
-				Indexes: map[string]keyfirst.IndexKeys[Customer]{"open-orders": {"openBucket": d}}})
-			return err
-		}, keyfirst.EntityMissingKey, "open-orders", "placedAt"},
 		{"version not a field", func(tb *keyfirst.Table) error {
 			sp := orderSpec()
 			sp.Version = "rev"
@@ -162,8 +146,7 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			return err
 		}, keyfirst.EntityVersion, "", "rev"},
 		{"version not an integer", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(stringVersion) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[stringVersion]{Type: "W", PartitionKey: d, SortKey: d, Version: "v"})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[stringVersion]{Type: "W", Keys: []keyfirst.Binding{rawKey[stringVersion]()}, Version: "v"})
 			return err
 		}, keyfirst.EntityVersion, "", "v"},
 		{"version that is a key", func(tb *keyfirst.Table) error {
@@ -173,14 +156,12 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 			return err
 		}, keyfirst.EntityVersion, "", "total"},
 		{"second type deriving the keys of a Scannable index", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(placed) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d,
-				Indexes: map[string]keyfirst.IndexKeys[placed]{"open-orders": {"openBucket": d}}})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[totalled]{Type: "W", Keys: []keyfirst.Binding{rawKey[totalled](),
+				keyfirst.If(shopOpen.Fields("Total"), func(totalled) bool { return true })}})
 			return err
 		}, keyfirst.EntityScannableShared, "open-orders", ""},
 		{"second type whose fields are the keys of a Scannable index", func(tb *keyfirst.Table) error {
-			d := keyfirst.DeriveString(func(openFields) (string, error) { return "p", nil })
-			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[openFields]{Type: "W", PartitionKey: d, SortKey: d})
+			_, err := keyfirst.NewEntity(tb, keyfirst.EntitySpec[openFields]{Type: "W", Keys: []keyfirst.Binding{rawKey[openFields]()}})
 			return err
 		}, keyfirst.EntityScannableShared, "open-orders", ""},
 		{"type registered twice", func(tb *keyfirst.Table) error {
@@ -212,12 +193,11 @@ func TestNewEntityRefusesBadSpecs(t *testing.T) {
 // A Scannable index refuses only the entity types that can be in it: one
 // with the sort key field but not the partition key is welcome.
 func TestScannableIndexAcceptsTypesThatCannotBeInIt(t *testing.T) {
-	type placed struct {
-		PlacedAt string `dynamodbav:"placedAt"`
+	type totalled struct {
+		Total int64 `dynamodbav:"total"`
 	}
 	table := newShop(t, "").table
-	d := keyfirst.DeriveString(func(placed) (string, error) { return "p", nil })
-	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[placed]{Type: "W", PartitionKey: d, SortKey: d}); err != nil {
+	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[totalled]{Type: "W", Keys: []keyfirst.Binding{rawKey[totalled]()}}); err != nil {
 		t.Fatalf("an entity type that can never be in open-orders is refused: %v", err)
 	}
 }
@@ -330,7 +310,7 @@ func TestKey(t *testing.T) {
 	}
 	_, err := s.orders.Key(Order{ID: "o1"})
 	var ie *keyfirst.ItemError
-	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemDerive || ie.Attribute != "PK" || !errors.Is(err, errBadID) {
+	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemDerive || ie.Attribute != "PK" || !errors.Is(err, keys.ErrEmpty) {
 		t.Fatalf("missing customer: %v", err)
 	}
 }
@@ -366,10 +346,11 @@ func TestEntityWithReflectedFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	byID := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("P")))), keyfirst.NoSort())
 	profiles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Profile]{
-		Type:         "PROFILE",
-		PartitionKey: keyfirst.DeriveString(func(p Profile) (string, error) { return "P#" + p.ID, nil }),
-		Version:      "rev",
+		Type:    "PROFILE",
+		Keys:    []keyfirst.Binding{byID.Fields("ID")},
+		Version: "rev",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -394,9 +375,9 @@ func TestEntityWithReflectedFields(t *testing.T) {
 		ID string
 	}
 	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[hidden]{
-		Type:         "HIDDEN",
-		PartitionKey: keyfirst.DeriveString(func(h hidden) (string, error) { return h.ID, nil }),
-		Version:      "Rev",
+		Type:    "HIDDEN",
+		Keys:    []keyfirst.Binding{byID.Fields("ID")},
+		Version: "Rev",
 	})
 	var ee *keyfirst.EntityError
 	if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityVersion {

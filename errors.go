@@ -126,45 +126,39 @@ type EntityProblem uint8
 
 // The problems [NewEntity] reports.
 const (
-	EntityNoTable           EntityProblem = iota + 1 // the table is nil
-	EntityGoType                                     // T is not a struct the codec supports
-	EntityTypeName                                   // the entity-type name is empty or not valid UTF-8
-	EntityDuplicateType                              // another entity has the type name on this table
-	EntityMissingKey                                 // a primary key attribute has no derivation
-	EntityNoSortKey                                  // a sort key derivation for a table without one
-	EntityUnknownIndex                               // an index name the table does not have
-	EntityNotIndexAttribute                          // a derivation for an attribute that is not a key of that index
-	EntityDerivedTwice                               // one attribute derived in two places
-	EntityNilDerivation                              // a nil derivation
-	EntityFieldCollision                             // a field of T uses a derived or reserved attribute name
-	EntityFieldType                                  // a field of T that is an index key encodes to the wrong type
-	EntityVersion                                    // the version attribute is not an integer field of T of 32 bits or more, or is a key
-	EntityScannableShared                            // another entity type can already be in this Scannable index
-	EntityFieldOrder                                 // a field of T that is an index sort key does not encode in its values' order
-	EntityPattern                                    // a bound Pattern does not fit the table, or carries an error
-	EntityBinding                                    // the fields or function bound to a Pattern do not fit T
-	EntityOtherTable                                 // Entity.In with a table that is not a binding of the entity's table description
+	EntityNoTable         EntityProblem = iota + 1 // the table is nil
+	EntityGoType                                   // T is not a struct the codec supports
+	EntityTypeName                                 // the entity-type name is empty or not valid UTF-8
+	EntityDuplicateType                            // another entity has the type name on this table
+	EntityMissingKey                               // no binding of the table's primary key
+	EntityUnknownIndex                             // an index name the table does not have
+	EntityDerivedTwice                             // one attribute derived in two places
+	EntityFieldCollision                           // a field of T uses a derived or reserved attribute name
+	EntityFieldType                                // a field of T that is an index key encodes to the wrong type
+	EntityVersion                                  // the version attribute is not an integer field of T of 32 bits or more, or is a key
+	EntityScannableShared                          // another entity type can already be in this Scannable index
+	EntityFieldOrder                               // a field of T that is an index sort key does not encode in its values' order
+	EntityPattern                                  // a bound Pattern does not fit the table, or carries an error
+	EntityBinding                                  // the fields or function bound to a Pattern do not fit T
+	EntityOtherTable                               // Entity.In with a table that is not a binding of the entity's table description
 )
 
 var entityProblemText = map[EntityProblem]string{
-	EntityNoTable:           "no table",
-	EntityGoType:            "unsupported Go type",
-	EntityTypeName:          "empty entity type name",
-	EntityDuplicateType:     "entity type already registered",
-	EntityMissingKey:        "primary key attribute not derived",
-	EntityNoSortKey:         "sort key derived for a table without a sort key",
-	EntityUnknownIndex:      "unknown index",
-	EntityNotIndexAttribute: "attribute is not a key of the index",
-	EntityDerivedTwice:      "attribute derived twice",
-	EntityNilDerivation:     "nil derivation",
-	EntityFieldCollision:    "field collides with a derived or reserved attribute",
-	EntityFieldType:         "field type does not match the index key type",
-	EntityVersion:           "invalid version attribute",
-	EntityScannableShared:   "scannable index already holds another entity type",
-	EntityFieldOrder:        "field does not encode in its values' order",
-	EntityPattern:           "pattern does not fit the table",
-	EntityBinding:           "binding does not fit T",
-	EntityOtherTable:        "table of another description",
+	EntityNoTable:         "no table",
+	EntityGoType:          "unsupported Go type",
+	EntityTypeName:        "empty entity type name",
+	EntityDuplicateType:   "entity type already registered",
+	EntityMissingKey:      "primary key attribute not derived",
+	EntityUnknownIndex:    "unknown index",
+	EntityDerivedTwice:    "attribute derived twice",
+	EntityFieldCollision:  "field collides with a derived or reserved attribute",
+	EntityFieldType:       "field type does not match the index key type",
+	EntityVersion:         "invalid version attribute",
+	EntityScannableShared: "scannable index already holds another entity type",
+	EntityFieldOrder:      "field does not encode in its values' order",
+	EntityPattern:         "pattern does not fit the table",
+	EntityBinding:         "binding does not fit T",
+	EntityOtherTable:      "table of another description",
 }
 
 // String describes the problem.

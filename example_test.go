@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // Ticket and Agent share the helpdesk table (single-table design).
@@ -43,25 +44,23 @@ func helpdesk() (*keyfirst.Table, *keyfirst.Entity[Ticket], *keyfirst.Entity[Age
 	if err != nil {
 		panic(err)
 	}
+	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	agentKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("AGENT")))
+	// Open tickets are under "OPEN", sorted by their openedAt field.
+	openTickets := keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Str("openedAt"))
 	tickets, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{
-		Type:         "TICKET",
-		PartitionKey: keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(t Ticket) (string, error) { return "TICKET#" + t.ID, nil }),
-		Indexes: map[string]keyfirst.IndexKeys[Ticket]{
-			"open-tickets-index": {
-				"openBucket": keyfirst.DeriveStringIf(func(t Ticket) (string, bool, error) { return "OPEN", t.Open, nil }),
-			},
+		Type: "TICKET",
+		Keys: []keyfirst.Binding{
+			keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Composite("SK", ticketKey)).Fields("ID", "ID"),
+			keyfirst.If(openTickets.Fields("OpenedAt"), func(t Ticket) bool { return t.Open }),
 		},
 		Version: "version",
 	})
 	if err != nil {
 		panic(err)
 	}
-	agents, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Agent]{
-		Type:         "AGENT",
-		PartitionKey: keyfirst.DeriveString(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
-		SortKey:      keyfirst.DeriveString(func(a Agent) (string, error) { return "AGENT#" + a.ID, nil }),
-	})
+	agents, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Agent]{Type: "AGENT", Keys: []keyfirst.Binding{
+		keyfirst.OnTable(keyfirst.Composite("PK", agentKey), keyfirst.Composite("SK", agentKey)).Fields("ID", "ID")}})
 	if err != nil {
 		panic(err)
 	}

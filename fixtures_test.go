@@ -2,11 +2,9 @@ package keyfirst_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 func TestMain(m *testing.M) { integration.Main(m) }
@@ -31,7 +30,8 @@ func TestMain(m *testing.M) { integration.Main(m) }
 // "<status>#<placedAt>"; admins (sparse) under "ADMIN".
 // by-status (native multi-attribute): customer / status, placedAt, from
 // Order's own fields.
-// open-orders (sparse): openBucket = "OPEN" only while an order is open.
+// open-orders (sparse): openBucket = "OPEN" only while an order is open,
+// sorted by its total.
 // by-total (LSI): a customer's collection by order total.
 
 type Status string
@@ -59,17 +59,6 @@ type Customer struct {
 	Admin bool   `dynamodbav:"admin"`
 }
 
-// errBadID is the error of the fixture's id segments.
-var errBadID = errors.New("fixture: bad id")
-
-// segment refuses what a key codec refuses: an empty id, a separator.
-func segment(prefix, id string) (string, error) {
-	if id == "" || strings.Contains(id, "#") {
-		return "", fmt.Errorf("%w: %q", errBadID, id)
-	}
-	return prefix + "#" + id, nil
-}
-
 const placedLayout = "2006-01-02T15:04:05.000000Z"
 
 func shopSpec() keyfirst.TableSpec {
@@ -82,7 +71,7 @@ func shopSpec() keyfirst.TableSpec {
 			{Name: "by-status", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("customer")},
 				SortKey: []keyfirst.Attribute{keyfirst.StringAttr("status"), keyfirst.StringAttr("placedAt")}},
 			{Name: "open-orders", PartitionKey: []keyfirst.Attribute{keyfirst.StringAttr("openBucket")},
-				SortKey: []keyfirst.Attribute{keyfirst.StringAttr("placedAt")}, Projection: keyfirst.KeysOnly(), Scannable: true},
+				SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("total")}, Projection: keyfirst.KeysOnly(), Scannable: true},
 		},
 		LSIs: []keyfirst.Index{
 			{Name: "by-total", SortKey: []keyfirst.Attribute{keyfirst.NumberAttr("total")}, Projection: keyfirst.Include("status")},
@@ -90,41 +79,52 @@ func shopSpec() keyfirst.TableSpec {
 	}
 }
 
+// The shop's keys: CUST#<id>, ORDER#<id>, and GSI1's enum-first
+// <status>#<placedAt>, whose ids refuse what a key codec refuses (an
+// empty id, a separator).
+var (
+	shopCustomer     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
+	shopOrderID      = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	shopStatusPlaced = keys.Must(keys.NewKey2(keys.ID[Status](), keys.Time(keys.Micro, keys.WithZ)))
+
+	shopOrders    = keyfirst.OnTable(keyfirst.Composite("PK", shopCustomer), keyfirst.Composite("SK", shopOrderID))
+	shopCustomers = keyfirst.OnTable(keyfirst.Composite("PK", shopCustomer), keyfirst.Composite("SK", shopCustomer))
+	// shopByStatus is GSI1 for orders: a customer's orders by status and
+	// date; shopAdmins is GSI1 for customers: the admins, under "ADMIN".
+	shopByStatus = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", shopCustomer), keyfirst.Composite("GSI1SK", shopStatusPlaced))
+	shopAdmins   = keyfirst.OnIndex("GSI1", keyfirst.Const("GSI1PK", "ADMIN"), keyfirst.Composite("GSI1SK", shopCustomer))
+	// shopOpen is the sparse open-orders index: openBucket = "OPEN" while
+	// an order is open, sorted by the order's own total field.
+	shopOpen = keyfirst.OnIndex("open-orders", keyfirst.Const("openBucket", "OPEN"), keyfirst.Num[int64]("total"))
+)
+
+// selfKey binds a table whose partition and sort key attributes are pk
+// and sk to an entity's ID field, both <typ>#<ID>.
+func selfKey(pk, sk, typ string) keyfirst.Binding {
+	k := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix(typ)))
+	return keyfirst.OnTable(keyfirst.Composite(pk, k), keyfirst.Composite(sk, k)).Fields("ID", "ID")
+}
+
+func isOpen(o Order) bool { return o.Status == Open }
+
 func orderSpec() keyfirst.EntitySpec[Order] {
-	customerPK := keyfirst.DeriveString(func(o Order) (string, error) { return segment("CUST", o.Customer) })
 	return keyfirst.EntitySpec[Order]{
-		Type:         "ORDER",
-		PartitionKey: customerPK,
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return segment("ORDER", o.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Order]{
-			"GSI1": {
-				"GSI1PK": customerPK,
-				"GSI1SK": keyfirst.DeriveString(func(o Order) (string, error) {
-					return string(o.Status) + "#" + o.PlacedAt.UTC().Format(placedLayout), nil
-				}),
-			},
-			"open-orders": {
-				"openBucket": keyfirst.DeriveStringIf(func(o Order) (string, bool, error) { return "OPEN", o.Status == Open, nil }),
-			},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			shopOrders.Fields("Customer", "ID"),
+			shopByStatus.Fields("Customer", "Status", "PlacedAt"),
+			keyfirst.If(shopOpen.Fields("Total"), isOpen),
 		},
 		Version: "version",
 	}
 }
 
 func customerSpec() keyfirst.EntitySpec[Customer] {
-	self := keyfirst.DeriveString(func(c Customer) (string, error) { return segment("CUST", c.ID) })
 	return keyfirst.EntitySpec[Customer]{
-		Type:         "CUSTOMER",
-		PartitionKey: self,
-		SortKey:      self,
-		Indexes: map[string]keyfirst.IndexKeys[Customer]{
-			"GSI1": {
-				"GSI1PK": keyfirst.DeriveStringIf(func(c Customer) (string, bool, error) { return "ADMIN", c.Admin, nil }),
-				"GSI1SK": keyfirst.DeriveStringIf(func(c Customer) (string, bool, error) {
-					s, err := segment("CUST", c.ID)
-					return s, c.Admin, err
-				}),
-			},
+		Type: "CUSTOMER",
+		Keys: []keyfirst.Binding{
+			shopCustomers.Fields("ID", "ID"),
+			keyfirst.If(shopAdmins.Fields("ID"), func(c Customer) bool { return c.Admin }),
 		},
 	}
 }

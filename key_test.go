@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // A table keyed by a number and a binary value.
@@ -24,11 +25,8 @@ func readings(t *testing.T) *keyfirst.Entity[reading] {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[reading]{
-		Type:         "READING",
-		PartitionKey: keyfirst.DeriveNumber(func(r reading) (int64, error) { return r.Sensor, nil }),
-		SortKey:      keyfirst.DeriveBinary(func(r reading) ([]byte, error) { return r.Mark, nil }),
-	})
+	byMark := keyfirst.OnTable(keyfirst.Num[int64]("id"), keyfirst.Bin("at"))
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[reading]{Type: "READING", Keys: []keyfirst.Binding{byMark.Fields("Sensor", "Mark")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +80,8 @@ func TestTableWithoutSortKey(t *testing.T) {
 	type thing struct {
 		Name string `dynamodbav:"name"`
 	}
-	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{
-		Type:         "THING",
-		PartitionKey: keyfirst.DeriveString(func(x thing) (string, error) { return "T#" + x.Name, nil }),
-	})
+	byName := keyfirst.OnTable(keyfirst.Composite("id", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("T")))), keyfirst.NoSort())
+	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING", Keys: []keyfirst.Binding{byName.Fields("Name")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func TestKeyOfAnotherEntityType(t *testing.T) {
 	s := newShop(t, "")
 	spec := orderSpec()
 	spec.Type = "ARCHIVED_ORDER"
-	spec.Indexes, spec.Version = nil, ""
+	spec.Keys, spec.Version = spec.Keys[:1], ""
 	archived, err := keyfirst.NewEntity(s.table, spec)
 	if err != nil {
 		t.Fatal(err)

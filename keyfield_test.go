@@ -437,11 +437,6 @@ func TestTableKeyFieldOtherCollisionsRefused(t *testing.T) {
 				keyfirst.Func(castByActor, func(o other) (string, string, bool) { return o.Actor, o.Movie, true })}})
 			return err
 		},
-		"a derivation": func() error {
-			d := keyfirst.DeriveString(func(o other) (string, error) { return o.Actor, nil })
-			_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[other]{Type: "O", PartitionKey: d, SortKey: d})
-			return err
-		},
 		"a number field stored as a string": func() error {
 			_, err := keyfirst.NewEntity(readingTable, keyfirst.EntitySpec[asString]{Type: "O", Keys: []keyfirst.Binding{
 				keyfirst.OnTable(keyfirst.Num[int]("Sensor"), keyfirst.Bin("Data")).Fields("Sensor", "Data")}})

@@ -42,8 +42,7 @@ func readingTableSpec() keyfirst.TableSpec {
 }
 
 func readingSpec() keyfirst.EntitySpec[Reading] {
-	id := keyfirst.DeriveString(func(r Reading) (string, error) { return segment("R", r.ID) })
-	return keyfirst.EntitySpec[Reading]{Type: "READING", PartitionKey: id, SortKey: id}
+	return keyfirst.EntitySpec[Reading]{Type: "READING", Keys: []keyfirst.Binding{selfKey("PK", "SK", "R")}}
 }
 
 // Every Go kind a field used as an index sort key can have is either stored
@@ -150,7 +149,6 @@ func TestFieldIndexKeysRefusedWhenUnordered(t *testing.T) {
 	type flag struct {
 		Name bool `dynamodbav:"name"`
 	}
-	id := func(string) (string, error) { return "R#1", nil }
 	check := func(name string, err error, want keyfirst.EntityProblem, hint string) {
 		t.Helper()
 		var ee *keyfirst.EntityError
@@ -165,20 +163,12 @@ func TestFieldIndexKeysRefusedWhenUnordered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[numberAsString]{Type: "A",
-		PartitionKey: keyfirst.DeriveString(func(numberAsString) (string, error) { return id("") }),
-		SortKey:      keyfirst.DeriveString(func(numberAsString) (string, error) { return id("") })})
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[numberAsString]{Type: "A", Keys: []keyfirst.Binding{rawKey[numberAsString]()}})
 	check("int stored as a string", err, keyfirst.EntityFieldOrder, "keys.Int")
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[custom]{Type: "B",
-		PartitionKey: keyfirst.DeriveString(func(custom) (string, error) { return id("") }),
-		SortKey:      keyfirst.DeriveString(func(custom) (string, error) { return id("") })})
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[custom]{Type: "B", Keys: []keyfirst.Binding{rawKey[custom]()}})
 	check("custom marshaler", err, keyfirst.EntityFieldOrder, "derive the attribute")
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[anything]{Type: "C",
-		PartitionKey: keyfirst.DeriveString(func(anything) (string, error) { return id("") }),
-		SortKey:      keyfirst.DeriveString(func(anything) (string, error) { return id("") })})
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[anything]{Type: "C", Keys: []keyfirst.Binding{rawKey[anything]()}})
 	check("interface", err, keyfirst.EntityFieldOrder, "derive the attribute")
-	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flag]{Type: "D",
-		PartitionKey: keyfirst.DeriveString(func(flag) (string, error) { return id("") }),
-		SortKey:      keyfirst.DeriveString(func(flag) (string, error) { return id("") })})
+	_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flag]{Type: "D", Keys: []keyfirst.Binding{rawKey[flag]()}})
 	check("bool", err, keyfirst.EntityFieldType, "not a string, number or binary")
 }

@@ -23,16 +23,12 @@ var (
 )
 
 func keyedOrderSpec() keyfirst.EntitySpec[Order] {
-	pk := keyfirst.DeriveString(func(o Order) (string, error) { return customerPK.Encode(o.Customer) })
 	return keyfirst.EntitySpec[Order]{
-		Type:         "ORDER",
-		PartitionKey: pk,
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return orderSK.Encode(o.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Order]{
-			"GSI1": {
-				"GSI1PK": pk,
-				"GSI1SK": keyfirst.DeriveString(func(o Order) (string, error) { return statusDate.Encode(o.Status, o.PlacedAt) }),
-			},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			keyfirst.OnTable(keyfirst.Composite("PK", customerPK), keyfirst.Composite("SK", orderSK)).Fields("Customer", "ID"),
+			keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", customerPK), keyfirst.Composite("GSI1SK", statusDate)).
+				Fields("Customer", "Status", "PlacedAt"),
 		},
 		Version: "version",
 	}

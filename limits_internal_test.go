@@ -28,7 +28,7 @@ func TestExpressionLimitsAsDynamoDB(t *testing.T) {
 	type one struct {
 		ID string `dynamodbav:"id"`
 	}
-	e, err := NewEntity(table, EntitySpec[one]{Type: "ONE", PartitionKey: DeriveString(func(o one) (string, error) { return o.ID, nil })})
+	e, err := NewEntity(table, EntitySpec[one]{Type: "ONE", Keys: []Binding{OnTable(Str("PK"), NoSort()).Fields("ID")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,8 +58,7 @@ type Wide struct {
 }
 
 func wideSpec(typ, version string) keyfirst.EntitySpec[Wide] {
-	id := keyfirst.DeriveString(func(w Wide) (string, error) { return segment(typ, w.ID) })
-	return keyfirst.EntitySpec[Wide]{Type: typ, PartitionKey: id, SortKey: id, Version: version}
+	return keyfirst.EntitySpec[Wide]{Type: typ, Keys: []keyfirst.Binding{selfKey("PK", "SK", typ)}, Version: version}
 }
 
 // TestModifyWideEntity: without a version, Modify of an entity too wide for

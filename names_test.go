@@ -49,8 +49,7 @@ func oddTable(t *testing.T) (*dynamodb.Client, *keyfirst.Table) {
 }
 
 func oddSpec(typ, version string) keyfirst.EntitySpec[Odd] {
-	id := keyfirst.DeriveString(func(o Odd) (string, error) { return segment(typ, o.ID) })
-	return keyfirst.EntitySpec[Odd]{Type: typ, PartitionKey: id, SortKey: id, Version: version}
+	return keyfirst.EntitySpec[Odd]{Type: typ, Keys: []keyfirst.Binding{selfKey("p[0]", "s.k", typ)}, Version: version}
 }
 
 // TestAttributeNamesAreNames writes, with every write path, an item whose

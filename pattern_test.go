@@ -249,11 +249,6 @@ func TestPatternBindingRefusals(t *testing.T) {
 			}
 		})
 	}
-	// The escape hatch and a binding of the table's key together.
-	_, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "ORDER",
-		Keys:         []keyfirst.Binding{orderByID.Fields("Customer", "ID")},
-		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return o.Customer, nil })})
-	assertEntityProblem(t, err, keyfirst.EntityDerivedTwice, "PK")
 }
 
 func TestPatternTableSpecRefusals(t *testing.T) {

@@ -173,7 +173,7 @@ func TestPutVersioned(t *testing.T) {
 func ghostSpec() keyfirst.EntitySpec[Customer] {
 	sp := customerSpec()
 	sp.Type = "GHOST"
-	sp.Indexes = nil
+	sp.Keys = sp.Keys[:1]
 	return sp
 }
 

@@ -83,6 +83,13 @@ type docs struct {
 	flats *keyfirst.Entity[flat]
 }
 
+// rawDocs and rawDocsByName are the docs table's key and its by-name
+// index with raw sides: the keys are written as the functions give them.
+var (
+	rawDocs       = keyfirst.OnTable(keyfirst.Str("PK"), keyfirst.NoSort())
+	rawDocsByName = keyfirst.OnIndex("by-name", keyfirst.Str("GSI1PK"), keyfirst.NoSort())
+)
+
 // newDocs registers doc and flat, whose keys derive without any check:
 // "RAW#" + ID, "NAME#" + Name.
 func newDocs(t testing.TB, name string) docs {
@@ -92,19 +99,17 @@ func newDocs(t testing.TB, name string) docs {
 		t.Fatal(err)
 	}
 	d, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[doc]{
-		Type:         "DOC",
-		PartitionKey: keyfirst.DeriveString(func(d doc) (string, error) { return "RAW#" + d.ID, nil }),
-		Indexes: map[string]keyfirst.IndexKeys[doc]{"by-name": {
-			"GSI1PK": keyfirst.DeriveStringIf(func(d doc) (string, bool, error) { return "NAME#" + d.Name, d.Name != "", nil }),
-		}},
+		Type: "DOC",
+		Keys: []keyfirst.Binding{
+			keyfirst.Func(rawDocs, func(d doc) (string, keyfirst.None, bool) { return "RAW#" + d.ID, keyfirst.None{}, true }),
+			keyfirst.Func(rawDocsByName, func(d doc) (string, keyfirst.None, bool) { return "NAME#" + d.Name, keyfirst.None{}, d.Name != "" }),
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{
-		Type:         "FLAT",
-		PartitionKey: keyfirst.DeriveString(func(f flat) (string, error) { return "FLAT#" + f.ID, nil }),
-	})
+	f, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{Type: "FLAT", Keys: []keyfirst.Binding{
+		keyfirst.Func(rawDocs, func(f flat) (string, keyfirst.None, bool) { return "FLAT#" + f.ID, keyfirst.None{}, true })}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +230,7 @@ func TestInvalidUTF8NamesAreRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{Type: "FLAT\xff",
-			PartitionKey: keyfirst.DeriveString(func(f flat) (string, error) { return f.ID, nil })})
+		_, err = keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{Type: "FLAT\xff", Keys: []keyfirst.Binding{rawDocs.Fields("ID")}})
 		var ee *keyfirst.EntityError
 		if !errors.As(err, &ee) || ee.Problem != keyfirst.EntityTypeName {
 			t.Fatalf("err = %v", err)

@@ -20,8 +20,7 @@ type Counter[V any] struct {
 }
 
 func counterSpec[V any](typ string) keyfirst.EntitySpec[Counter[V]] {
-	id := keyfirst.DeriveString(func(c Counter[V]) (string, error) { return segment(typ, c.ID) })
-	return keyfirst.EntitySpec[Counter[V]]{Type: typ, PartitionKey: id, SortKey: id, Version: "rev"}
+	return keyfirst.EntitySpec[Counter[V]]{Type: typ, Keys: []keyfirst.Binding{selfKey("PK", "SK", typ)}, Version: "rev"}
 }
 
 type (

@@ -2,7 +2,6 @@ package txn_test
 
 import (
 	"context"
-	"errors"
 	"github.com/keyfirst/keyfirst/internal/nocalls"
 	"testing"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/shard"
 	"github.com/keyfirst/keyfirst/txn"
 )
@@ -78,45 +78,47 @@ var (
 		},
 	}))
 
+	customerKey = idKey("CUST")
+	// openOrders is the sparse index of open orders: openBucket = "OPEN"
+	// and the order's placed time while it is open.
+	openOrders = keyfirst.OnIndex("open-orders", keyfirst.Const("openBucket", "OPEN"), keyfirst.Str("placedAt"))
+
 	products = keyfirst.Must(keyfirst.NewEntity(shopTable, keyfirst.EntitySpec[Product]{
-		Type:         "PRODUCT",
-		PartitionKey: keyfirst.DeriveString(func(p Product) (string, error) { return nonEmpty("PRODUCT#", p.ID) }),
-		SortKey:      keyfirst.DeriveString(func(Product) (string, error) { return "PRODUCT", nil }),
-		Version:      "version",
+		Type:    "PRODUCT",
+		Keys:    []keyfirst.Binding{typedKey("PRODUCT").Fields("ID")},
+		Version: "version",
 	}))
 	orderSpec = keyfirst.EntitySpec[Order]{
-		Type:         "ORDER",
-		PartitionKey: keyfirst.DeriveString(func(o Order) (string, error) { return nonEmpty("CUST#", o.Customer) }),
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return nonEmpty("ORDER#", o.ID) }),
-		Indexes: map[string]keyfirst.IndexKeys[Order]{"open-orders": {
-			"openBucket": keyfirst.DeriveStringIf(func(o Order) (string, bool, error) { return "OPEN", o.isOpen(), nil }),
-			"placedAt":   keyfirst.DeriveStringIf(func(o Order) (string, bool, error) { return o.Placed, o.isOpen(), nil }),
-		}},
-		Keys: []keyfirst.Binding{openShards.Binding()},
+		Type: "ORDER",
+		Keys: []keyfirst.Binding{
+			keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", idKey("ORDER"))).Fields("Customer", "ID"),
+			keyfirst.If(openOrders.Fields("Placed"), Order.isOpen),
+			openShards.Binding(),
+		},
 	}
 	orders = keyfirst.Must(keyfirst.NewEntity(shopTable, orderSpec))
 	// archived is another entity type of the same Go type: its keys are
 	// not orders' keys.
 	archived = keyfirst.Must(keyfirst.NewEntity(shopTable, keyfirst.EntitySpec[Order]{
-		Type:         "ARCHIVED",
-		PartitionKey: orderSpec.PartitionKey,
-		SortKey:      keyfirst.DeriveString(func(o Order) (string, error) { return nonEmpty("ARCHIVED#", o.ID) }),
+		Type: "ARCHIVED",
+		Keys: []keyfirst.Binding{keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", idKey("ARCHIVED"))).Fields("Customer", "ID")},
 	}))
 	users = keyfirst.Must(keyfirst.NewEntity(shopTable, keyfirst.EntitySpec[User]{
-		Type:         "USER",
-		PartitionKey: keyfirst.DeriveString(func(u User) (string, error) { return nonEmpty("USER#", u.ID) }),
-		SortKey:      keyfirst.DeriveString(func(User) (string, error) { return "USER", nil }),
-		Version:      "version",
+		Type:    "USER",
+		Keys:    []keyfirst.Binding{typedKey("USER").Fields("ID")},
+		Version: "version",
 	}))
 )
 
-var errEmptyID = errors.New("fixture: empty id")
+// idKey is the key <prefix>#<id>, which refuses an empty id.
+func idKey(prefix string) keys.Key1[string] {
+	return keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix(prefix)))
+}
 
-func nonEmpty(prefix, id string) (string, error) {
-	if id == "" {
-		return "", errEmptyID
-	}
-	return prefix + id, nil
+// typedKey is the table key of an entity type typ stored under
+// PK = <typ>#<id>, SK = <typ>.
+func typedKey(typ string) keyfirst.Pattern[string, keyfirst.None] {
+	return keyfirst.OnTable(keyfirst.Composite("PK", idKey(typ)), keyfirst.Const("SK", typ))
 }
 
 // shop is the table created in DynamoDB Local for one test, with its

@@ -124,8 +124,8 @@ func TestNewUniqueRefuses(t *testing.T) {
 		t.Fatalf("an attribute T does not have: %v", err)
 	}
 	numbered := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "numbered", PartitionKey: keyfirst.NumberAttr("n")}))
-	e := keyfirst.Must(keyfirst.NewEntity(numbered, keyfirst.EntitySpec[User]{Type: "USER",
-		PartitionKey: keyfirst.DeriveNumber(func(User) (int, error) { return 1, nil })}))
+	e := keyfirst.Must(keyfirst.NewEntity(numbered, keyfirst.EntitySpec[User]{Type: "USER", Keys: []keyfirst.Binding{
+		keyfirst.Func(keyfirst.OnTable(keyfirst.Num[int]("n"), keyfirst.NoSort()), func(User) (int, keyfirst.None, bool) { return 1, keyfirst.None{}, true })}}))
 	if _, err := txn.NewUnique(e, "email"); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("a table with a number key: %v", err)
 	}

@@ -36,11 +36,7 @@ var (
 	badgeTable = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{
 		Name: "txn-badges", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
 	}))
-	badges = keyfirst.Must(keyfirst.NewEntity(badgeTable, keyfirst.EntitySpec[Badge]{
-		Type:         "BADGE",
-		PartitionKey: keyfirst.DeriveString(func(b Badge) (string, error) { return nonEmpty("BADGE#", b.ID) }),
-		SortKey:      keyfirst.DeriveString(func(Badge) (string, error) { return "BADGE", nil }),
-	}))
+	badges = keyfirst.Must(keyfirst.NewEntity(badgeTable, keyfirst.EntitySpec[Badge]{Type: "BADGE", Keys: []keyfirst.Binding{typedKey("BADGE").Fields("ID")}}))
 )
 
 // localBadges creates the badges' table for this test, and returns a
@@ -139,11 +135,7 @@ func TestUniqueRefusesSeparatorInNames(t *testing.T) {
 		Code  string `dynamodbav:"code"`
 		CodeX string `dynamodbav:"code#x"`
 	}
-	spec := keyfirst.EntitySpec[Coded]{
-		Type:         "CODED",
-		PartitionKey: keyfirst.DeriveString(func(c Coded) (string, error) { return nonEmpty("CODED#", c.ID) }),
-		SortKey:      keyfirst.DeriveString(func(Coded) (string, error) { return "CODED", nil }),
-	}
+	spec := keyfirst.EntitySpec[Coded]{Type: "CODED", Keys: []keyfirst.Binding{typedKey("CODED").Fields("ID")}}
 	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "coded", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")}))
 	coded := keyfirst.Must(keyfirst.NewEntity(table, spec))
 	if _, err := txn.NewUnique(coded, "code"); err != nil {
