@@ -56,11 +56,26 @@ import (
 // is no contention and retrying cannot help: Modify stops at once with
 // [ErrConditionUnexplained].
 //
-// An error from fn ends Modify with that error and writes nothing. fn must
-// not change the primary key ([ErrKeyChanged]: to move an item, Put the new
-// one and Delete the old). A missing item is [ErrNotFound].
-func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn func(*T) error, optFns ...func(*Options)) (T, error) {
+// fn must not change the primary key ([ErrKeyChanged]: to move an item,
+// Put the new one and Delete the old). A missing item is [ErrNotFound]. A
+// change that can refuse the item it receives (a balance too low) is
+// [Entity.ModifyE].
+func (e *Entity[T]) Modify(ctx context.Context, api ModifyAPI, key Key[T], fn func(*T), optFns ...func(*Options)) (T, error) {
+	var change func(*T) error
+	if fn != nil {
+		change = func(v *T) error { fn(v); return nil }
+	}
+	return e.ModifyE(ctx, api, key, change, optFns...)
+}
+
+// ModifyE is [Entity.Modify] for a change that can fail: an error from fn
+// ends ModifyE with that error and writes nothing (a retry after a lost
+// race calls fn again, on the fresh item, and may get another answer).
+func (e *Entity[T]) ModifyE(ctx context.Context, api ModifyAPI, key Key[T], fn func(*T) error, optFns ...func(*Options)) (T, error) {
 	var zero T
+	if fn == nil {
+		return zero, &OptionError{Op: "Modify", Option: "fn", Detail: "a nil change function: pass the function that changes the item"}
+	}
 	o, err := buildOptions("Modify", acceptRetry, optFns)
 	if err != nil {
 		return zero, err

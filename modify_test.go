@@ -304,3 +304,18 @@ func TestModifyStopsWhenNothingChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestModifyNilFunction: a nil change function is refused before any
+// request (it used to panic after the read), by Modify and ModifyE.
+func TestModifyNilFunction(t *testing.T) {
+	ctx := context.Background()
+	s := newShop(t, "shop")
+	key := mustKey(t, s.orders, order("c_1", "o_1", Pending, day))
+	var oe *keyfirst.OptionError
+	if _, err := s.orders.Modify(ctx, noCalls{T: t}, key, nil); !errors.As(err, &oe) {
+		t.Errorf("Modify(nil) = %v, want *OptionError", err)
+	}
+	if _, err := s.orders.ModifyE(ctx, noCalls{T: t}, key, nil); !errors.As(err, &oe) {
+		t.Errorf("ModifyE(nil) = %v, want *OptionError", err)
+	}
+}

@@ -221,7 +221,7 @@ func TestPatternBindingRefusals(t *testing.T) {
 		{"native side of the wrong width", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), badNative.Fields("Customer", "Status", "PlacedAt")},
 			keyfirst.EntityPattern, "1 attributes for the 2 segments"},
 		{"zero keys definition", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), zeroDef.Fields("Customer", "Status", "PlacedAt")},
-			keyfirst.EntityPattern, "zero keys definition"},
+			keyfirst.EntityPattern, "zero Key value"},
 		{"zero pattern", []keyfirst.Binding{orderByID.Fields("Customer", "ID"), keyfirst.Pattern[string, string]{}.Fields("x")},
 			keyfirst.EntityPattern, "zero Pattern"},
 		{"too few fields", []keyfirst.Binding{orderByID.Fields("Customer")}, keyfirst.EntityBinding, "1 fields"},

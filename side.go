@@ -119,8 +119,8 @@ func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 	switch {
 	case def == nil:
 		s.err = fmt.Errorf("a nil keys definition")
-	case def.ID().IsZero():
-		s.err = fmt.Errorf("a zero keys definition: build it with keys.NewKey1 .. NewKey4")
+	case def.Err() != nil:
+		s.err = fmt.Errorf("the keys definition: %w", def.Err())
 	default:
 		s.def = def.ID()
 		s.segs = def.Segments()

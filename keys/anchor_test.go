@@ -11,11 +11,11 @@ import (
 // order: ISSUE < REPO < STAR. The partition is the repo's (PK REPO#<name>),
 // so it holds no other repo.
 var (
-	repoSK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	issueSK = keys.Must(keys.NewKey1(keys.Uint[uint32](7), keys.WithPrefix("ISSUE")))
-	starSK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR")))
+	repoSK  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	issueSK = keys.NewKey1(keys.Uint[uint32](7), keys.WithPrefix("ISSUE"))
+	starSK  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR"))
 	// forkSK sorts before ISSUE: it shows why Le alone is not exact.
-	forkSK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("FORK")))
+	forkSK = keys.NewKey1(keys.ID[string](), keys.WithPrefix("FORK"))
 )
 
 func TestAnchorsSeed000(t *testing.T) {
@@ -81,7 +81,7 @@ func TestAnchorOps(t *testing.T) {
 }
 
 func TestAnchorErrors(t *testing.T) {
-	noPrefix := keys.Must(keys.NewKey1(keys.ID[string]()))
+	noPrefix := keys.NewKey1(keys.ID[string]())
 	_, err := noPrefix.Start().Ge()
 	wantErr(t, err, keys.ErrNoCondition)
 	_, err = noPrefix.End().Le()

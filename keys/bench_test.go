@@ -16,11 +16,11 @@ import (
 // go test -run '^$' -bench . -benchmem ./keys/
 
 var (
-	benchKey = keys.Must(keys.NewKey3(
+	benchKey = keys.NewKey3(
 		keys.Enum(Active, Cancelled, Delivered, Shipped),
 		keys.Time(keys.Micro),
 		keys.Uint[uint64](10),
-	))
+	)
 	benchStatus = Cancelled
 	benchTime   = time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	benchN      = uint64(12345)

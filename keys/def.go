@@ -69,8 +69,12 @@ type Def[V any] interface {
 	// Segments returns the Go types of the typed segments, in order (one
 	// per segment; the literal prefix is not one). The slice is new.
 	Segments() []reflect.Type
-	// ID returns the definition's identity; zero for a zero Key value.
+	// ID returns the definition's identity; zero for a zero Key value and
+	// for a definition that could not be built.
 	ID() DefID
+	// Err reports why the definition could not be built (nil when it
+	// can be used).
+	Err() error
 }
 
 // pack2 .. pack4 pack a DecodeN's results into a tuple.
@@ -100,6 +104,10 @@ func (k Key1[A]) Segments() []reflect.Type { return []reflect.Type{reflect.TypeF
 // ID implements [Def].
 func (k Key1[A]) ID() DefID { return k.l.id }
 
+// Err reports why the definition could not be built, nil when it can be
+// used: an invalid definition (see [NewKey1]) or the zero value.
+func (k Key1[A]) Err() error { return k.l.ready() }
+
 // EncodeValue implements [Def]: Encode(v.V1, v.V2).
 func (k Key2[A, B]) EncodeValue(v T2[A, B]) (string, error) { return k.Encode(v.V1, v.V2) }
 
@@ -121,6 +129,10 @@ func (k Key2[A, B]) Segments() []reflect.Type {
 
 // ID implements [Def].
 func (k Key2[A, B]) ID() DefID { return k.l.id }
+
+// Err reports why the definition could not be built, nil when it can be
+// used: an invalid definition (see [NewKey1]) or the zero value.
+func (k Key2[A, B]) Err() error { return k.l.ready() }
 
 // EncodeValue implements [Def]: Encode(v.V1, v.V2, v.V3).
 func (k Key3[A, B, C]) EncodeValue(v T3[A, B, C]) (string, error) {
@@ -147,6 +159,10 @@ func (k Key3[A, B, C]) Segments() []reflect.Type {
 
 // ID implements [Def].
 func (k Key3[A, B, C]) ID() DefID { return k.l.id }
+
+// Err reports why the definition could not be built, nil when it can be
+// used: an invalid definition (see [NewKey1]) or the zero value.
+func (k Key3[A, B, C]) Err() error { return k.l.ready() }
 
 // EncodeValue implements [Def]: Encode(v.V1, v.V2, v.V3, v.V4).
 func (k Key4[A, B, C, D]) EncodeValue(v T4[A, B, C, D]) (string, error) {
@@ -175,3 +191,7 @@ func (k Key4[A, B, C, D]) Segments() []reflect.Type {
 
 // ID implements [Def].
 func (k Key4[A, B, C, D]) ID() DefID { return k.l.id }
+
+// Err reports why the definition could not be built, nil when it can be
+// used: an invalid definition (see [NewKey1]) or the zero value.
+func (k Key4[A, B, C, D]) Err() error { return k.l.ready() }

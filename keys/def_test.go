@@ -30,21 +30,21 @@ func useDef[V any](d keys.Def[V], v V) (string, V, error) {
 }
 
 func TestDefInference(t *testing.T) {
-	k2 := keys.Must(keys.NewKey2(statusCodec, keys.Uint[uint32](4), keys.WithPrefix("ORDER")))
+	k2 := keys.NewKey2(statusCodec, keys.Uint[uint32](4), keys.WithPrefix("ORDER"))
 	s, back, err := useDef(k2, keys.Of2(Cancelled, uint32(12)))
 	wantErr(t, err, nil)
 	if s != "ORDER#CANCELLED#0012" || back != keys.Of2(Cancelled, uint32(12)) {
 		t.Fatalf("useDef(k2) = %q, %v", s, back)
 	}
-	k1 := keys.Must(keys.NewKey1(keys.ID[string]()))
+	k1 := keys.NewKey1(keys.ID[string]())
 	if s, back, err := useDef(k1, "keyfirst"); err != nil || s != "keyfirst" || back != "keyfirst" {
 		t.Fatalf("useDef(k1) = %q, %q, %v", s, back, err)
 	}
 }
 
 func TestDefIdentity(t *testing.T) {
-	k1 := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	k2 := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	k1 := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	k2 := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 	copied := k1
 	switch {
 	case k1.ID().IsZero() || k2.ID().IsZero():
@@ -58,7 +58,7 @@ func TestDefIdentity(t *testing.T) {
 	case !(keys.DefID{}).IsZero():
 		t.Fatal("the zero DefID is not zero")
 	}
-	if _, err := keys.NewKey1(keys.ID[string](), keys.WithPrefix("bad#")); err == nil {
+	if err := keys.NewKey1(keys.ID[string](), keys.WithPrefix("bad#")).Err(); err == nil {
 		t.Fatal("NewKey1 accepted a prefix holding the separator")
 	}
 }
@@ -69,11 +69,11 @@ func TestDefIDString(t *testing.T) {
 		want string
 	}{
 		{keys.DefID{}, "(no key definition)"},
-		{keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))).ID(), "ORDER#<id>"},
-		{keys.Must(keys.NewKey1(keys.Int[int8](3))).ID(), "<int>"},
+		{keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")).ID(), "ORDER#<id>"},
+		{keys.NewKey1(keys.Int[int8](3)).ID(), "<int>"},
 		{statusDate.ID(), "<enum>#<time>"},
-		{keys.Must(keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10), keys.WithSeparator('$'))).ID(), "<enum>$<time>$<uint>"},
-		{keys.Must(keys.NewKey4(keys.Literal("V"), keys.ID[string](), keys.Int[int](4), keys.Time(keys.Second), keys.WithPrefix("EVT"))).ID(), "EVT#<literal>#<id>#<int>#<time>"},
+		{keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10), keys.WithSeparator('$')).ID(), "<enum>$<time>$<uint>"},
+		{keys.NewKey4(keys.Literal("V"), keys.ID[string](), keys.Int[int](4), keys.Time(keys.Second), keys.WithPrefix("EVT")).ID(), "EVT#<literal>#<id>#<int>#<time>"},
 	} {
 		if got := tc.id.String(); got != tc.want {
 			t.Errorf("String() = %q, want %q", got, tc.want)
@@ -118,10 +118,10 @@ func defCase[V any](t *testing.T, d keys.Def[V], v V, encode func() (string, err
 func TestDefRoundTrip(t *testing.T) {
 	when := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	tStatus, tTime, tUint, tString := reflect.TypeFor[Status](), reflect.TypeFor[time.Time](), reflect.TypeFor[uint64](), reflect.TypeFor[string]()
-	k1 := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	k1 := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 	k2 := statusDate
-	k3 := keys.Must(keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10)))
-	k4 := keys.Must(keys.NewKey4(keys.ID[string](), statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10), keys.WithPrefix("T")))
+	k3 := keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10))
+	k4 := keys.NewKey4(keys.ID[string](), statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10), keys.WithPrefix("T"))
 	t.Run("Key1", func(t *testing.T) {
 		defCase(t, k1, "keyfirst",
 			func() (string, error) { return k1.Encode("keyfirst") },
@@ -158,11 +158,11 @@ func TestDefRoundTrip(t *testing.T) {
 func errOf[V any](_ V, err error) error { return err }
 
 func TestCondDefs(t *testing.T) {
-	repoSK := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	issueSK := keys.Must(keys.NewKey2(statusCodec, keys.Uint[uint32](6), keys.WithPrefix("ISSUE")))
-	k4 := keys.Must(keys.NewKey4(keys.ID[string](), statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10)))
-	other := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))) // same shape as repoSK
-	unrelated := keys.Must(keys.NewKey1(keys.ID[string]())).ID()
+	repoSK := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	issueSK := keys.NewKey2(statusCodec, keys.Uint[uint32](6), keys.WithPrefix("ISSUE"))
+	k4 := keys.NewKey4(keys.ID[string](), statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10))
+	other := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")) // same shape as repoSK
+	unrelated := keys.NewKey1(keys.ID[string]()).ID()
 	repo, issue, four := repoSK.ID(), issueSK.ID(), k4.ID()
 	when := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -220,11 +220,11 @@ func TestCondDefs(t *testing.T) {
 // condition remembers the key it was built from.
 func ExampleDef() {
 	type Status string
-	orderSK := keys.Must(keys.NewKey2(
+	orderSK := keys.NewKey2(
 		keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"),
 		keys.Uint[uint32](6),
 		keys.WithPrefix("ORDER"),
-	))
+	)
 	var def keys.Def[keys.T2[Status, uint32]] = orderSK
 	key, err := def.EncodeValue(keys.Of2[Status]("CANCELLED", uint32(42)))
 	fmt.Println(key, err)

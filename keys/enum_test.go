@@ -65,7 +65,7 @@ func TestEnumDefinition(t *testing.T) {
 		{"DEL", []Status{"A\x7f"}, '#', keys.ErrReserved},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := keys.NewKey1(keys.Enum(tc.values...), keys.WithSeparator(tc.sep))
+			err := keys.NewKey1(keys.Enum(tc.values...), keys.WithSeparator(tc.sep)).Err()
 			wantErr(t, err, keys.ErrDefinition)
 			if tc.also != nil {
 				wantErr(t, err, tc.also)
@@ -88,7 +88,7 @@ func TestEnumDefinition(t *testing.T) {
 func TestEnumOrderAndPrev(t *testing.T) {
 	sorted := slices.Clone(statuses)
 	slices.Sort(sorted)
-	k := keys.Must(keys.NewKey2(statusCodec, keys.Literal("X"), keys.WithPrefix("P")))
+	k := keys.NewKey2(statusCodec, keys.Literal("X"), keys.WithPrefix("P"))
 	for i, s := range sorted {
 		c, err := k.Range().Lt(s)
 		if i == 0 {

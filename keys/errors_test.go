@@ -22,7 +22,7 @@ func TestSegmentError(t *testing.T) {
 		t.Fatalf("Error() = %s, want %s", err, want)
 	}
 	// A hostile value is not repeated in full.
-	_, err = keys.NewKey1(keys.ID[string]())
+	err = keys.NewKey1(keys.ID[string]()).Err()
 	wantErr(t, err, nil)
 	_, err = repoSK.Encode(strings.Repeat("x", 10_000) + "#")
 	if len(err.Error()) > 200 {
@@ -35,14 +35,14 @@ func TestSegmentError(t *testing.T) {
 // segment and codec named by the *SegmentError.
 func TestBadInputs(t *testing.T) {
 	type K = keys.Key3[Status, string, int64]
-	k := keys.Must(keys.NewKey3(statusCodec, keys.ID[string](keys.MaxLen(8)), keys.Int[int64](3), keys.WithPrefix("ORDER")))
+	k := keys.NewKey3(statusCodec, keys.ID[string](keys.MaxLen(8)), keys.Int[int64](3), keys.WithPrefix("ORDER"))
 	enc := func(s Status, id string, n int64) func() error {
 		return func() error { _, err := k.Encode(s, id, n); return err }
 	}
 	dec := func(s string) func() error {
 		return func() error { _, _, _, err := k.Decode(s); return err }
 	}
-	tm := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	tm := keys.NewKey1(keys.Time(keys.Micro))
 	encT := func(v time.Time) func() error { return func() error { _, err := tm.Encode(v); return err } }
 	for _, tc := range []struct {
 		name    string
@@ -81,11 +81,11 @@ func TestBadInputs(t *testing.T) {
 		{"range: reversed", func() error { _, err := k.With2(Active, "a").Between(5, 1); return err }, keys.ErrEmptyRange, 3, "int"},
 		{"range: fixed id invalid", func() error { _, err := k.With2(Active, "a#b").Eq(1); return err }, keys.ErrSeparator, 2, "id"},
 		{"definition: prefix with separator", func() error {
-			_, err := keys.NewKey1(keys.ID[string](), keys.WithPrefix("A#"))
+			err := keys.NewKey1(keys.ID[string](), keys.WithPrefix("A#")).Err()
 			return err
 		}, keys.ErrSeparator, 0, "prefix"},
 		{"definition: bad separator", func() error {
-			_, err := keys.NewKey1(keys.ID[string](), keys.WithSeparator('|'))
+			err := keys.NewKey1(keys.ID[string](), keys.WithSeparator('|')).Err()
 			return err
 		}, keys.ErrDefinition, -1, ""},
 		{"definition: zero Key", func() error { _, err := (K{}).Encode(Active, "a", 1); return err }, keys.ErrDefinition, -1, ""},
@@ -101,7 +101,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestSegmentErrorWithoutValue(t *testing.T) {
-	_, err := keys.NewKey1(keys.Enum[Status]("A", "A"))
+	err := keys.NewKey1(keys.Enum[Status]("A", "A")).Err()
 	if want := "keys: invalid key definition: enum with a duplicate value: segment 1 (enum)"; err.Error() != want {
 		t.Fatalf("Error() = %s, want %s", err, want)
 	}

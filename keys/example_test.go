@@ -11,10 +11,10 @@ import (
 // follows with the order date at microsecond precision.
 func ExampleNewKey2() {
 	type Status string
-	orderStatusDate := keys.Must(keys.NewKey2(
+	orderStatusDate := keys.NewKey2(
 		keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"),
 		keys.Time(keys.Micro),
-	))
+	)
 	key, err := orderStatusDate.Encode("CANCELLED", time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC))
 	fmt.Println(key, err)
 	status, date, err := orderStatusDate.Decode(key)
@@ -29,10 +29,10 @@ func ExampleNewKey2() {
 // upper bound is the last microsecond of 30 September.
 func ExampleRange_HalfOpen() {
 	type Status string
-	orderStatusDate := keys.Must(keys.NewKey2(
+	orderStatusDate := keys.NewKey2(
 		keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"),
 		keys.Time(keys.Micro),
-	))
+	)
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
 	cond, err := orderStatusDate.With1("CANCELLED").HalfOpen(jul1, oct1)
@@ -54,7 +54,7 @@ func ExampleRange_HalfOpen() {
 // September 00:00:00 and leaves out the rest of that day. "1 July through
 // 30 September" whole is HalfOpen up to the day after the last one.
 func ExampleRange_Between_wholeDays() {
-	date := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	date := keys.NewKey1(keys.Time(keys.Micro))
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	sep30 := time.Date(2019, time.September, 30, 0, 0, 0, 0, time.UTC)
 	through, _ := date.Range().Between(jul1, sep30)
@@ -72,7 +72,7 @@ func ExampleRange_Between_wholeDays() {
 // whatever follows the date in the key).
 func ExampleRange_Between_days() {
 	type Status string
-	statusDay := keys.Must(keys.NewKey2(keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"), keys.Time(keys.Day)))
+	statusDay := keys.NewKey2(keys.Enum[Status]("ACTIVE", "CANCELLED", "SHIPPED"), keys.Time(keys.Day))
 	jul1 := time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 	sep30 := time.Date(2019, time.September, 30, 0, 0, 0, 0, time.UTC)
 	key, _ := statusDay.Encode("CANCELLED", sep30.Add(17*time.Hour))
@@ -87,7 +87,7 @@ func ExampleRange_Between_days() {
 // Seed 003: an audit log whose sort key is EVT#<ISO-8601 UTC>, and the
 // window of one day.
 func ExampleTime() {
-	evtSK := keys.Must(keys.NewKey1(keys.Time(keys.Second, keys.WithZ), keys.WithPrefix("EVT")))
+	evtSK := keys.NewKey1(keys.Time(keys.Second, keys.WithZ), keys.WithPrefix("EVT"))
 	june23 := time.Date(2026, time.June, 23, 0, 0, 0, 0, time.UTC)
 	key, _ := evtSK.Encode(june23)
 	fmt.Println(key)
@@ -106,11 +106,11 @@ func ExampleTime() {
 // same second get a sequence number after the time. A window on the time
 // still includes every event of its last second, whatever its number.
 func ExampleNewKey2_disambiguator() {
-	evtSK := keys.Must(keys.NewKey2(
+	evtSK := keys.NewKey2(
 		keys.Time(keys.Second, keys.WithZ),
 		keys.Uint[uint32](10),
 		keys.WithPrefix("EVT"),
-	))
+	)
 	june23 := time.Date(2026, time.June, 23, 0, 0, 0, 0, time.UTC)
 	first, _ := evtSK.Encode(june23, 0)
 	second, _ := evtSK.Encode(june23, 1)
@@ -127,9 +127,9 @@ func ExampleNewKey2_disambiguator() {
 // Seed 000: a repo, its issues and its stars share a partition; the repo's
 // own sort key anchors both reads.
 func ExampleBetween() {
-	repoSK := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	issueSK := keys.Must(keys.NewKey1(keys.Uint[uint32](7), keys.WithPrefix("ISSUE")))
-	starSK := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR")))
+	repoSK := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	issueSK := keys.NewKey1(keys.Uint[uint32](7), keys.WithPrefix("ISSUE"))
+	starSK := keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR"))
 
 	fmt.Println(keys.Must(repoSK.Encode("keyfirst")))
 	fmt.Println(keys.Must(issueSK.Encode(42)))
@@ -150,7 +150,7 @@ func ExampleBetween() {
 // Signed integers sort in numeric order: negative values are '-' and the
 // ten's complement.
 func ExampleInt() {
-	score := keys.Must(keys.NewKey1(keys.Int[int](4)))
+	score := keys.NewKey1(keys.Int[int](4))
 	for _, v := range []int{-10, -5, -1, 0, 7} {
 		fmt.Println(keys.Must(score.Encode(v)))
 	}
@@ -169,7 +169,7 @@ func ExampleInt() {
 // not select CANCELLEDX.
 func ExampleRange_BeginsWith() {
 	type Status string
-	k := keys.Must(keys.NewKey2(keys.Enum[Status]("CANCELLED", "CANCELLEDX"), keys.ID[string]()))
+	k := keys.NewKey2(keys.Enum[Status]("CANCELLED", "CANCELLEDX"), keys.ID[string]())
 	cond, _ := k.With1("CANCELLED").BeginsWith()
 	fmt.Println(cond)
 	fmt.Println(cond.Match(keys.Must(k.Encode("CANCELLED", "o-1"))))
@@ -182,7 +182,7 @@ func ExampleRange_BeginsWith() {
 
 // Bad input gets a typed error naming the segment.
 func ExampleSegmentError() {
-	k := keys.Must(keys.NewKey2(keys.ID[string](), keys.Uint[uint16](5), keys.WithPrefix("ISSUE")))
+	k := keys.NewKey2(keys.ID[string](), keys.Uint[uint16](5), keys.WithPrefix("ISSUE"))
 	_, err := k.Encode("owner#repo", 1)
 	fmt.Println(err)
 	// Output:

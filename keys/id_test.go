@@ -66,7 +66,7 @@ func TestIDDefaultMaxLen(t *testing.T) {
 }
 
 func TestIDDefinition(t *testing.T) {
-	_, err := keys.NewKey1(keys.ID[string](keys.MaxLen(-1)))
+	err := keys.NewKey1(keys.ID[string](keys.MaxLen(-1))).Err()
 	wantErr(t, err, keys.ErrDefinition)
 	_, err = keys.ID[string](keys.MaxLen(-1)).Append(nil, '#', "a")
 	wantErr(t, err, keys.ErrDefinition)

@@ -105,9 +105,9 @@ func parseUint[U keys.Unsigned](w int) func(string) error {
 
 func TestIntDefinition(t *testing.T) {
 	for _, w := range []int{-1, 0, 21} {
-		_, err := keys.NewKey1(keys.Int[int](w))
+		err := keys.NewKey1(keys.Int[int](w)).Err()
 		wantErr(t, err, keys.ErrDefinition)
-		_, err = keys.NewKey1(keys.Uint[uint](w))
+		err = keys.NewKey1(keys.Uint[uint](w)).Err()
 		wantErr(t, err, keys.ErrDefinition)
 		_, err = keys.Uint[uint](w).Parse("1", '#')
 		wantErr(t, err, keys.ErrDefinition)

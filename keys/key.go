@@ -15,13 +15,20 @@ type Key1[A any] struct {
 	a Codec[A]
 }
 
-// NewKey1 returns a key of one segment encoded by a.
-func NewKey1[A any](a Codec[A], opts ...func(*Options)) (Key1[A], error) {
+// NewKey1 returns a key of one segment encoded by a. A definition that
+// cannot work (a prefix that holds the separator, a separator outside
+// '!'..'+', a codec that cannot be a segment) is kept as the key's error,
+// as a keyfirst Side or Pattern keeps its own: [Key1.Err] reports it, and
+// every use of the key returns it (wrapping [ErrDefinition]), so a
+// declaration needs no Must:
+//
+//	var customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+func NewKey1[A any](a Codec[A], opts ...func(*Options)) Key1[A] {
 	l, err := newLayout(opts, a)
 	if err != nil {
-		return Key1[A]{}, err
+		return Key1[A]{l: layout{err: err}}
 	}
-	return Key1[A]{l: l, a: a}, nil
+	return Key1[A]{l: l, a: a}
 }
 
 // Encode returns the key of a.
@@ -83,13 +90,14 @@ type Key2[A, B any] struct {
 	b Codec[B]
 }
 
-// NewKey2 returns a key of two segments encoded by a and b.
-func NewKey2[A, B any](a Codec[A], b Codec[B], opts ...func(*Options)) (Key2[A, B], error) {
+// NewKey2 returns a key of two segments encoded by a and b; an invalid definition is kept as
+// its error, as for [NewKey1].
+func NewKey2[A, B any](a Codec[A], b Codec[B], opts ...func(*Options)) Key2[A, B] {
 	l, err := newLayout(opts, a, b)
 	if err != nil {
-		return Key2[A, B]{}, err
+		return Key2[A, B]{l: layout{err: err}}
 	}
-	return Key2[A, B]{l: l, a: a, b: b}, nil
+	return Key2[A, B]{l: l, a: a, b: b}
 }
 
 // Encode returns the key of (a, b).
@@ -179,13 +187,14 @@ type Key3[A, B, C any] struct {
 	c Codec[C]
 }
 
-// NewKey3 returns a key of three segments encoded by a, b and c.
-func NewKey3[A, B, C any](a Codec[A], b Codec[B], c Codec[C], opts ...func(*Options)) (Key3[A, B, C], error) {
+// NewKey3 returns a key of three segments encoded by a, b and c; an invalid definition is kept as
+// its error, as for [NewKey1].
+func NewKey3[A, B, C any](a Codec[A], b Codec[B], c Codec[C], opts ...func(*Options)) Key3[A, B, C] {
 	l, err := newLayout(opts, a, b, c)
 	if err != nil {
-		return Key3[A, B, C]{}, err
+		return Key3[A, B, C]{l: layout{err: err}}
 	}
-	return Key3[A, B, C]{l: l, a: a, b: b, c: c}, nil
+	return Key3[A, B, C]{l: l, a: a, b: b, c: c}
 }
 
 // Encode returns the key of (a, b, c).
@@ -289,13 +298,14 @@ type Key4[A, B, C, D any] struct {
 	d Codec[D]
 }
 
-// NewKey4 returns a key of four segments encoded by a, b, c and d.
-func NewKey4[A, B, C, D any](a Codec[A], b Codec[B], c Codec[C], d Codec[D], opts ...func(*Options)) (Key4[A, B, C, D], error) {
+// NewKey4 returns a key of four segments encoded by a, b, c and d; an invalid definition is kept as
+// its error, as for [NewKey1].
+func NewKey4[A, B, C, D any](a Codec[A], b Codec[B], c Codec[C], d Codec[D], opts ...func(*Options)) Key4[A, B, C, D] {
 	l, err := newLayout(opts, a, b, c, d)
 	if err != nil {
-		return Key4[A, B, C, D]{}, err
+		return Key4[A, B, C, D]{l: layout{err: err}}
 	}
-	return Key4[A, B, C, D]{l: l, a: a, b: b, c: c, d: d}, nil
+	return Key4[A, B, C, D]{l: l, a: a, b: b, c: c, d: d}
 }
 
 // key3 is the key of the first three segments, sharing k's layout.

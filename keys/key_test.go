@@ -10,13 +10,13 @@ import (
 )
 
 var (
-	orderSK = keys.Must(keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10)))
+	orderSK = keys.NewKey3(statusCodec, keys.Time(keys.Micro), keys.Uint[uint64](10))
 	july1   = time.Date(2019, time.July, 1, 0, 0, 0, 0, time.UTC)
 )
 
 func TestKeyRoundTrip(t *testing.T) {
 	t.Run("Key1", func(t *testing.T) {
-		k := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+		k := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 		s, err := k.Encode("keyfirst")
 		check(t, s, err, "REPO#keyfirst")
 		a, err := k.Decode(s)
@@ -26,7 +26,7 @@ func TestKeyRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("Key2", func(t *testing.T) {
-		k := keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Micro)))
+		k := keys.NewKey2(statusCodec, keys.Time(keys.Micro))
 		s, err := k.Encode(Cancelled, july1)
 		check(t, s, err, "CANCELLED#2019-07-01T00:00:00.000000")
 		a, b, err := k.Decode(s)
@@ -45,7 +45,7 @@ func TestKeyRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("Key4", func(t *testing.T) {
-		k := keys.Must(keys.NewKey4(keys.ID[string](), statusCodec, keys.Int[int](3), keys.Literal("END"), keys.WithPrefix("T"), keys.WithSeparator('!')))
+		k := keys.NewKey4(keys.ID[string](), statusCodec, keys.Int[int](3), keys.Literal("END"), keys.WithPrefix("T"), keys.WithSeparator('!'))
 		s, err := k.Encode("u_8814", Shipped, -7, struct{}{})
 		check(t, s, err, "T!u_8814!SHIPPED!-93!END")
 		a, b, c, _, err := k.Decode(s)
@@ -87,7 +87,7 @@ func TestKeyAppend(t *testing.T) {
 // Parts are the attribute values of a native multi-attribute key: one per
 // typed segment, no prefix, no separator.
 func TestKeyParts(t *testing.T) {
-	k := keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Micro), keys.WithPrefix("ORDER")))
+	k := keys.NewKey2(statusCodec, keys.Time(keys.Micro), keys.WithPrefix("ORDER"))
 	parts, err := k.Parts(Cancelled, july1)
 	wantErr(t, err, nil)
 	if len(parts) != 2 || parts[0] != "CANCELLED" || parts[1] != "2019-07-01T00:00:00.000000" {
@@ -99,7 +99,7 @@ func TestKeyParts(t *testing.T) {
 }
 
 func TestKeyDecodeRefuses(t *testing.T) {
-	k := keys.Must(keys.NewKey2(statusCodec, keys.Uint[uint8](3), keys.WithPrefix("ORDER")))
+	k := keys.NewKey2(statusCodec, keys.Uint[uint8](3), keys.WithPrefix("ORDER"))
 	for _, tc := range []struct {
 		name    string
 		s       string
@@ -135,7 +135,7 @@ func TestKeyDecodeRefuses(t *testing.T) {
 // buffer allocate nothing.
 func TestAllocations(t *testing.T) {
 	buf := make([]byte, 0, 64)
-	repoPK := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	repoPK := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 	for name, tc := range map[string]struct {
 		f    func()
 		want float64
@@ -156,8 +156,8 @@ func TestAllocations(t *testing.T) {
 // identifier, and a signed fixed-width integer.
 func fuzzKeys() []keys.Key3[Status, string, int16] {
 	return []keys.Key3[Status, string, int16]{
-		keys.Must(keys.NewKey3(statusCodec, keys.ID[string](), keys.Int[int16](4))),
-		keys.Must(keys.NewKey3(statusCodec, keys.ID[string](), keys.Int[int16](4), keys.WithPrefix("ORD"))),
+		keys.NewKey3(statusCodec, keys.ID[string](), keys.Int[int16](4)),
+		keys.NewKey3(statusCodec, keys.ID[string](), keys.Int[int16](4), keys.WithPrefix("ORD")),
 	}
 }
 

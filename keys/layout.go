@@ -43,6 +43,9 @@ type layout struct {
 	head   string // prefix + sep, or "" without a prefix
 	n      int
 	id     DefID // the definition's identity, shared by copies
+	// err is why the definition could not be built (NewKeyN kept it):
+	// every use of the key returns it.
+	err error
 }
 
 var errZeroKey = defErr(nil, "zero Key value: build keys with NewKey1 .. NewKey4")
@@ -104,8 +107,8 @@ func (l *layout) finish(out []byte, start int, err error) ([]byte, error) {
 // split cuts s into exactly len(segs) segments after the prefix, without
 // allocating (segs share s's memory).
 func (l *layout) split(s string, segs []string) error {
-	if l.n == 0 {
-		return errZeroKey
+	if err := l.ready(); err != nil {
+		return err
 	}
 	rest := s
 	if l.head != "" {
@@ -131,7 +134,10 @@ func (l *layout) split(s string, segs []string) error {
 
 // ready reports whether the key was built by a constructor.
 func (l *layout) ready() error {
-	if l.n == 0 {
+	switch {
+	case l.err != nil:
+		return l.err
+	case l.n == 0:
 		return errZeroKey
 	}
 	return nil

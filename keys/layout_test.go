@@ -29,7 +29,8 @@ func TestOptions(t *testing.T) {
 		{"prefix not UTF-8", []func(*keys.Options){keys.WithPrefix("A\xfe")}, "", keys.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			k, err := keys.NewKey2(id, id, tc.opts...)
+			k := keys.NewKey2(id, id, tc.opts...)
+			err := k.Err()
 			wantErr(t, err, tc.err)
 			if tc.err != nil {
 				wantErr(t, err, keys.ErrDefinition)
@@ -45,7 +46,7 @@ func TestOptions(t *testing.T) {
 }
 
 func TestNilCodec(t *testing.T) {
-	_, err := keys.NewKey2[string, string](keys.ID[string](), nil)
+	err := keys.NewKey2[string, string](keys.ID[string](), nil).Err()
 	wantErr(t, err, keys.ErrDefinition)
 	wantSegment(t, err, 2, "key")
 }
@@ -96,7 +97,7 @@ func TestZeroRangeAndAnchor(t *testing.T) {
 // No key attribute can exceed DynamoDB's 2048 bytes.
 func TestKeyTooLong(t *testing.T) {
 	id := keys.ID[string]()
-	k := keys.Must(keys.NewKey2(id, id, keys.WithPrefix("P")))
+	k := keys.NewKey2(id, id, keys.WithPrefix("P"))
 	long := strings.Repeat("a", 1023)
 	_, err := k.Encode(long, long) // 2 + 1023 + 1 + 1023 = 2049 bytes
 	wantErr(t, err, keys.ErrTooLong)

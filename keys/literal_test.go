@@ -33,7 +33,7 @@ func TestLiteralDefinition(t *testing.T) {
 		{"A\x7f", keys.ErrReserved},
 		{"A\xff", keys.ErrMalformed},
 	} {
-		_, err := keys.NewKey2(keys.ID[string](), keys.Literal(tc.lit))
+		err := keys.NewKey2(keys.ID[string](), keys.Literal(tc.lit)).Err()
 		wantErr(t, err, keys.ErrDefinition)
 		wantErr(t, err, tc.want)
 		wantSegment(t, err, 2, "literal")
@@ -46,7 +46,7 @@ func TestLiteralDefinition(t *testing.T) {
 
 // A literal between typed segments: REPO#<owner>#ISSUE#<number>.
 func TestLiteralInTheMiddle(t *testing.T) {
-	k := keys.Must(keys.NewKey3(keys.ID[string](), keys.Literal("ISSUE"), keys.Uint[uint32](6), keys.WithPrefix("REPO")))
+	k := keys.NewKey3(keys.ID[string](), keys.Literal("ISSUE"), keys.Uint[uint32](6), keys.WithPrefix("REPO"))
 	s, err := k.Encode("keyfirst", struct{}{}, 42)
 	wantErr(t, err, nil)
 	if s != "REPO#keyfirst#ISSUE#000042" {

@@ -12,13 +12,13 @@ import (
 )
 
 // statusDate is seed 000's OrderStatusDate: CANCELLED#2019-07-01T00:00:00.000000.
-var statusDate = keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Micro)))
-var statusDay = keys.Must(keys.NewKey2(statusCodec, keys.Time(keys.Day)))
+var statusDate = keys.NewKey2(statusCodec, keys.Time(keys.Micro))
+var statusDay = keys.NewKey2(statusCodec, keys.Time(keys.Day))
 
 func day(m time.Month, d int) time.Time { return time.Date(2019, m, d, 0, 0, 0, 0, time.UTC) }
 
 func TestRangeConditions(t *testing.T) {
-	evt := keys.Must(keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](4), keys.WithPrefix("EVT")))
+	evt := keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](4), keys.WithPrefix("EVT"))
 	june23 := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		name   string
@@ -168,7 +168,7 @@ func TestRangeSeed000Exact(t *testing.T) {
 }
 
 func TestRangeErrors(t *testing.T) {
-	small := keys.Must(keys.NewKey2(statusCodec, keys.Int[int8](3)))
+	small := keys.NewKey2(statusCodec, keys.Int[int8](3))
 	for _, tc := range []struct {
 		name    string
 		cond    func() (keys.Cond, error)
@@ -180,7 +180,7 @@ func TestRangeErrors(t *testing.T) {
 		{"HalfOpen empty", func() (keys.Cond, error) { return statusDate.With1(Cancelled).HalfOpen(day(7, 1), day(7, 1)) }, keys.ErrEmptyRange, 2, "time"},
 		{"Lt the minimum within a prefix", func() (keys.Cond, error) { return small.With1(Active).Lt(-100) }, keys.ErrEmptyRange, 2, "int"},
 		{"Lt the first enum value within a prefix", func() (keys.Cond, error) {
-			return keys.Must(keys.NewKey1(statusCodec, keys.WithPrefix("P"))).Range().Lt(A)
+			return keys.NewKey1(statusCodec, keys.WithPrefix("P")).Range().Lt(A)
 		}, keys.ErrEmptyRange, 1, "enum"},
 		{"HalfOpen to the minimum", func() (keys.Cond, error) { return small.With1(Active).HalfOpen(-100, -100) }, keys.ErrEmptyRange, 2, "int"},
 		{"fixed segment invalid", func() (keys.Cond, error) { return statusDate.With1("PENDING").Eq(day(7, 1)) }, keys.ErrNotInEnum, 1, "enum"},
@@ -207,8 +207,8 @@ func TestRangeErrors(t *testing.T) {
 type rkey = keys.Key4[Status, string, time.Time, int16]
 
 var rangeKeys = [2]rkey{
-	keys.Must(keys.NewKey4(statusCodec, keys.ID[string](keys.MaxLen(6)), keys.Time(keys.Milli), keys.Int[int16](3))),
-	keys.Must(keys.NewKey4(statusCodec, keys.ID[string](keys.MaxLen(6)), keys.Time(keys.Milli), keys.Int[int16](3), keys.WithPrefix("ORD"))),
+	keys.NewKey4(statusCodec, keys.ID[string](keys.MaxLen(6)), keys.Time(keys.Milli), keys.Int[int16](3)),
+	keys.NewKey4(statusCodec, keys.ID[string](keys.MaxLen(6)), keys.Time(keys.Milli), keys.Int[int16](3), keys.WithPrefix("ORD")),
 }
 
 type rtuple struct {
@@ -438,7 +438,7 @@ func isMin(x rtuple, j int) bool {
 // breaking the time window: BETWEEN on the time includes every event of
 // the window, whatever its sequence number, and nothing outside it.
 func TestRangeDisambiguatedWindow(t *testing.T) {
-	evt := keys.Must(keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](10), keys.WithPrefix("EVT")))
+	evt := keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](10), keys.WithPrefix("EVT"))
 	start := time.Date(2026, 6, 23, 0, 0, 0, 0, time.UTC)
 	end := start.Add(24*time.Hour - time.Second)
 	window, err := evt.Range().Between(start, end)

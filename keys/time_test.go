@@ -134,10 +134,10 @@ func TestTimeRefuses(t *testing.T) {
 }
 
 func TestTimeDefinition(t *testing.T) {
-	_, err := keys.NewKey1(keys.Time(keys.Day, keys.WithZ))
+	err := keys.NewKey1(keys.Time(keys.Day, keys.WithZ)).Err()
 	wantErr(t, err, keys.ErrDefinition)
 	for _, p := range []keys.Precision{0, keys.Nano + 1} {
-		_, err := keys.NewKey1(keys.Time(p))
+		err := keys.NewKey1(keys.Time(p)).Err()
 		wantErr(t, err, keys.ErrDefinition)
 		_, err = keys.Time(p).Append(nil, '#', time.Now())
 		wantErr(t, err, keys.ErrDefinition)

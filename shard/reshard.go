@@ -274,7 +274,7 @@ func (x *Index[T, S]) place(ctx context.Context, e *keyfirst.Entity[T], client R
 		return false, false, err
 	}
 	// The stored item, read whole, is checked before it is written.
-	_, err = e.Modify(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) }, opts...)
+	_, err = e.ModifyE(context.WithoutCancel(ctx), client, key, func(stored *T) error { return x.writtenHere(e, *stored) }, opts...)
 	if errors.Is(err, keyfirst.ErrNotFound) {
 		return false, true, nil
 	}
