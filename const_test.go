@@ -43,9 +43,9 @@ func (u constUser) isAdmin() bool  { return u.Role == "Admin" }
 func (t constTicket) isOpen() bool { return t.Open }
 
 var (
-	constOrgKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
-	constUserKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
-	constTktKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	constOrgKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG"))
+	constUserKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER"))
+	constTktKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
 	constOrgPK   = keyfirst.OnTable(keyfirst.Composite("PK", constOrgKey), keyfirst.Composite("SK", constOrgKey))
 	constUserPK  = keyfirst.OnTable(keyfirst.Composite("PK", constOrgKey), keyfirst.Composite("SK", constUserKey))
 	constTktPK   = keyfirst.OnTable(keyfirst.Composite("PK", constTktKey), keyfirst.Composite("SK", constTktKey))
@@ -123,7 +123,7 @@ func TestConstSideOnEveryWritePath(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = s.users.Modify(ctx, client, k, func(u *constUser) error { *u = after; return nil })
+			_, err = s.users.Modify(ctx, client, k, func(u *constUser) { *u = after })
 			return err
 		}},
 		{"BatchWrite", func(_, after constUser) error {
@@ -298,8 +298,8 @@ func TestConstSortConditionRefused(t *testing.T) {
 // are in the overloaded GSI1 under GSI1SK = "Admin", members are not in
 // it at all, and Fields names the partition's field alone.
 func ExampleConst() {
-	orgKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
-	userKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
+	orgKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG"))
+	userKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER"))
 	userByName := keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
 	adminsOf := keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
 

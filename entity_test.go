@@ -346,7 +346,7 @@ func TestEntityWithReflectedFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("P")))), keyfirst.NoSort())
+	byID := keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("P"))), keyfirst.NoSort())
 	profiles, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Profile]{
 		Type:    "PROFILE",
 		Keys:    []keyfirst.Binding{byID.Fields("ID")},

@@ -44,8 +44,8 @@ func helpdesk() (*keyfirst.Table, *keyfirst.Entity[Ticket], *keyfirst.Entity[Age
 	if err != nil {
 		panic(err)
 	}
-	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
-	agentKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("AGENT")))
+	ticketKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
+	agentKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("AGENT"))
 	// Open tickets are under "OPEN", sorted by their openedAt field.
 	openTickets := keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Str("openedAt"))
 	tickets, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Ticket]{

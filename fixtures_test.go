@@ -83,9 +83,9 @@ func shopSpec() keyfirst.TableSpec {
 // <status>#<placedAt>, whose ids refuse what a key codec refuses (an
 // empty id, a separator).
 var (
-	shopCustomer     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	shopOrderID      = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	shopStatusPlaced = keys.Must(keys.NewKey2(keys.ID[Status](), keys.Time(keys.Micro, keys.WithZ)))
+	shopCustomer     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	shopOrderID      = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	shopStatusPlaced = keys.NewKey2(keys.ID[Status](), keys.Time(keys.Micro, keys.WithZ))
 
 	shopOrders    = keyfirst.OnTable(keyfirst.Composite("PK", shopCustomer), keyfirst.Composite("SK", shopOrderID))
 	shopCustomers = keyfirst.OnTable(keyfirst.Composite("PK", shopCustomer), keyfirst.Composite("SK", shopCustomer))
@@ -101,7 +101,7 @@ var (
 // selfKey binds a table whose partition and sort key attributes are pk
 // and sk to an entity's ID field, both <typ>#<ID>.
 func selfKey(pk, sk, typ string) keyfirst.Binding {
-	k := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix(typ)))
+	k := keys.NewKey1(keys.ID[string](), keys.WithPrefix(typ))
 	return keyfirst.OnTable(keyfirst.Composite(pk, k), keyfirst.Composite(sk, k)).Fields("ID", "ID")
 }
 

@@ -28,7 +28,7 @@ type bucketTicket struct {
 func (t bucketTicket) open() bool { return t.Status == "OPEN" }
 
 var (
-	bucketByID   = keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))), keyfirst.NoSort())
+	bucketByID   = keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))), keyfirst.NoSort())
 	openByOpened = keyfirst.OnIndex("open-tickets", keyfirst.Str("openBucket"), keyfirst.Str("openedAt"))
 	openByRank   = keyfirst.OnIndex("open-by-rank", keyfirst.Str("rankBucket"), keyfirst.Num[int]("rank"))
 	// The sort key bound to a field stored under another name: a copy.

@@ -80,7 +80,7 @@ func TestTableWithoutSortKey(t *testing.T) {
 	type thing struct {
 		Name string `dynamodbav:"name"`
 	}
-	byName := keyfirst.OnTable(keyfirst.Composite("id", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("T")))), keyfirst.NoSort())
+	byName := keyfirst.OnTable(keyfirst.Composite("id", keys.NewKey1(keys.ID[string](), keys.WithPrefix("T"))), keyfirst.NoSort())
 	e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[thing]{Type: "THING", Keys: []keyfirst.Binding{byName.Fields("Name")}})
 	if err != nil {
 		t.Fatal(err)

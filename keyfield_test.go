@@ -124,11 +124,11 @@ func TestTableKeyFieldOperations(t *testing.T) {
 	if got, err := roles.Get(ctx, client, key, keyfirst.ConsistentRead()); err != nil || got != replaced {
 		t.Fatalf("Get after Replace = %+v, %v; want %+v", got, err, replaced)
 	}
-	modified, err := roles.Modify(ctx, client, key, func(r *castRole) error { r.Role = "Sheriff Woody"; return nil })
+	modified, err := roles.Modify(ctx, client, key, func(r *castRole) { r.Role = "Sheriff Woody" })
 	if err != nil || modified.Role != "Sheriff Woody" || modified.Actor != "Tom Hanks" {
 		t.Fatalf("Modify = %+v, %v", modified, err)
 	}
-	_, err = roles.Modify(ctx, client, key, func(r *castRole) error { r.Movie = "Toy Story 2"; return nil })
+	_, err = roles.Modify(ctx, client, key, func(r *castRole) { r.Movie = "Toy Story 2" })
 	var kc *keyfirst.KeyChangedError
 	if !errors.Is(err, keyfirst.ErrKeyChanged) || !errors.As(err, &kc) {
 		t.Fatalf("Modify of the key field: %v, want ErrKeyChanged", err)
@@ -263,11 +263,11 @@ func TestTableKeyFieldNumberAndBinary(t *testing.T) {
 		t.Fatalf("Replace = %+v, %v", r, err)
 	}
 	key := mustKey(t, readings, r)
-	r, err = readings.Modify(ctx, client, key, func(v *sensorReading) error { v.Note = "z"; return nil })
+	r, err = readings.Modify(ctx, client, key, func(v *sensorReading) { v.Note = "z" })
 	if err != nil || r.Version != 4 {
 		t.Fatalf("Modify = %+v, %v", r, err)
 	}
-	if _, err := readings.Modify(ctx, client, key, func(v *sensorReading) error { v.Sensor = 2; return nil }); !errors.Is(err, keyfirst.ErrKeyChanged) {
+	if _, err := readings.Modify(ctx, client, key, func(v *sensorReading) { v.Sensor = 2 }); !errors.Is(err, keyfirst.ErrKeyChanged) {
 		t.Fatalf("Modify of the key: %v, want ErrKeyChanged", err)
 	}
 	got, err := readings.Get(ctx, client, key, keyfirst.ConsistentRead())
@@ -418,7 +418,7 @@ func TestTableKeyFieldOtherCollisionsRefused(t *testing.T) {
 		Sensor int    `dynamodbav:"Sensor,string"`
 		Data   []byte `dynamodbav:"Data"`
 	}
-	actorKey := keyfirst.OnTable(keyfirst.Composite("Actor", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR")))), keyfirst.Str("Movie"))
+	actorKey := keyfirst.OnTable(keyfirst.Composite("Actor", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR"))), keyfirst.Str("Movie"))
 	readingTable, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "readings", Key: sensorByKey})
 	if err != nil {
 		t.Fatal(err)

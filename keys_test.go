@@ -17,9 +17,9 @@ import (
 // The orders of seed 000 with their keys built by the keys package: the
 // GSI sort key leads with the status (enum first), then the date.
 var (
-	customerPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	orderSK    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	statusDate = keys.Must(keys.NewKey2(keys.Enum[Status](Open, Shipped, Cancelled), keys.Time(keys.Micro)))
+	customerPK = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	orderSK    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	statusDate = keys.NewKey2(keys.Enum[Status](Open, Shipped, Cancelled), keys.Time(keys.Micro))
 )
 
 func keyedOrderSpec() keyfirst.EntitySpec[Order] {

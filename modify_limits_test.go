@@ -26,10 +26,10 @@ func TestModifyItemWithManyForeignAttributes(t *testing.T) {
 		item[fmt.Sprintf("legacy attribute %03d", i)] = sAV(strings.Repeat("v", i%40+1))
 	}
 	putRaw(t, client, s.table.Name(), item)
-	got, err := s.customers.Modify(context.Background(), client, mustKey(t, s.customers, c), func(c *Customer) error {
+	got, err := s.customers.Modify(context.Background(), client, mustKey(t, s.customers, c), func(c *Customer) {
 		c.Name = "Ana Maria"
 		c.Admin = true
-		return nil
+
 	}, keyfirst.WithMaxAttempts(1))
 	if err != nil || got.Name != "Ana Maria" {
 		t.Fatalf("Modify: %+v, %v", got, err)
@@ -79,7 +79,7 @@ func TestModifyWideEntity(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := mustKey(t, wides, w)
-		got, err := wides.Modify(ctx, client, k, func(w *Wide) error { w.F000 = "b"; return nil })
+		got, err := wides.Modify(ctx, client, k, func(w *Wide) { w.F000 = "b" })
 		if version != "" {
 			if err != nil || got.F000 != "b" || got.Rev != 2 {
 				t.Fatalf("versioned Modify: %+v, %v", got, err)

@@ -60,7 +60,7 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		ctx := context.Background()
 		k := mustKey(t, s.orders, mustPut(t, client, s.orders, order("c1", "o1", Open, day)))
 		hammer(t, client, func(api keyfirst.ModifyAPI) error {
-			_, err := s.orders.Modify(ctx, api, k, func(o *Order) error { o.Total++; return nil })
+			_, err := s.orders.Modify(ctx, api, k, func(o *Order) { o.Total++ })
 			return err
 		})
 		got, err := s.orders.Get(ctx, client, k, keyfirst.ConsistentRead())
@@ -77,7 +77,7 @@ func TestModifyConcurrentIncrements(t *testing.T) {
 		ctx := context.Background()
 		k := mustKey(t, s.customers, mustPut(t, client, s.customers, Customer{ID: "c1"}))
 		hammer(t, client, func(api keyfirst.ModifyAPI) error {
-			_, err := s.customers.Modify(ctx, api, k, func(c *Customer) error { c.Name += "x"; return nil })
+			_, err := s.customers.Modify(ctx, api, k, func(c *Customer) { c.Name += "x" })
 			return err
 		})
 		got, err := s.customers.Get(ctx, client, k, keyfirst.ConsistentRead())
@@ -138,12 +138,12 @@ func TestModifyRetriesAndGivesUp(t *testing.T) {
 	}
 	k := mustKey(t, s.orders, o)
 	bump := func() {
-		if _, err := s.orders.Modify(ctx, client, k, func(o *Order) error { o.Note += "!"; return nil }); err != nil {
+		if _, err := s.orders.Modify(ctx, client, k, func(o *Order) { o.Note += "!" }); err != nil {
 			t.Error(err)
 		}
 	}
 	calls := 0
-	addTen := func(o *Order) error { calls++; o.Total += 10; return nil }
+	addTen := func(o *Order) { calls++; o.Total += 10 }
 
 	// Two interfering writes, three attempts: the third succeeds, on the
 	// fresh item.
@@ -201,20 +201,20 @@ func TestModifyRefusals(t *testing.T) {
 	}
 	k := mustKey(t, s.orders, o)
 
-	_, err = s.orders.Modify(ctx, client, k, func(o *Order) error { o.ID = "o2"; return nil })
+	_, err = s.orders.Modify(ctx, client, k, func(o *Order) { o.ID = "o2" })
 	var kc *keyfirst.KeyChangedError
 	if !errors.Is(err, keyfirst.ErrKeyChanged) || !errors.As(err, &kc) || kc.New != `("CUST#c1", "ORDER#o2")` {
 		t.Fatalf("key change: %v", err)
 	}
 	errStop := errors.New("stop")
-	if _, err := s.orders.Modify(ctx, client, k, func(o *Order) error { o.Note = "x"; return errStop }); err != errStop {
+	if _, err := s.orders.ModifyE(ctx, client, k, func(o *Order) error { o.Note = "x"; return errStop }); err != errStop {
 		t.Fatalf("fn error: %v", err)
 	}
 	if got, _ := s.orders.Get(ctx, client, k); got.Version != 1 || got.Note != "" {
 		t.Fatalf("a refused modification was written: %+v", got)
 	}
 	missing := mustKey(t, s.orders, order("c1", "nope", Open, day))
-	if _, err := s.orders.Modify(ctx, client, missing, func(*Order) error { return nil }); !errors.Is(err, keyfirst.ErrNotFound) {
+	if _, err := s.orders.Modify(ctx, client, missing, func(*Order) {}); !errors.Is(err, keyfirst.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
 }
@@ -228,12 +228,12 @@ func TestModifyGivesUpTruthfully(t *testing.T) {
 	ctx := context.Background()
 	k := mustKey(t, s.customers, mustPut(t, client, s.customers, Customer{ID: "c1", Name: "Ana"}))
 	rename := func() {
-		if _, err := s.customers.Modify(ctx, client, k, func(c *Customer) error { c.Name += "!"; return nil }); err != nil {
+		if _, err := s.customers.Modify(ctx, client, k, func(c *Customer) { c.Name += "!" }); err != nil {
 			t.Error(err)
 		}
 	}
 	api := &interfering{Client: client, n: 2, other: rename}
-	_, err := s.customers.Modify(ctx, api, k, func(c *Customer) error { c.Admin = true; return nil },
+	_, err := s.customers.Modify(ctx, api, k, func(c *Customer) { c.Admin = true },
 		keyfirst.WithMaxAttempts(2), func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond })
 	var ce *keyfirst.ConditionError
 	if !errors.Is(err, keyfirst.ErrVersionConflict) || !strings.Contains(err.Error(), "the stored item changed since it was read") ||
@@ -286,11 +286,11 @@ func TestModifyStopsWhenNothingChanged(t *testing.T) {
 		modify func(api keyfirst.ModifyAPI) error
 	}{
 		{"ORDER", func(api keyfirst.ModifyAPI) error {
-			_, err := s.orders.Modify(ctx, api, mustKey(t, s.orders, o), func(o *Order) error { o.Note = "x"; return nil }, fast)
+			_, err := s.orders.Modify(ctx, api, mustKey(t, s.orders, o), func(o *Order) { o.Note = "x" }, fast)
 			return err
 		}},
 		{"CUSTOMER", func(api keyfirst.ModifyAPI) error {
-			_, err := s.customers.Modify(ctx, api, mustKey(t, s.customers, c), func(c *Customer) error { c.Admin = true; return nil }, fast)
+			_, err := s.customers.Modify(ctx, api, mustKey(t, s.customers, c), func(c *Customer) { c.Admin = true }, fast)
 			return err
 		}},
 	} {
@@ -310,7 +310,7 @@ func TestModifyStopsWhenNothingChanged(t *testing.T) {
 func TestModifyNilFunction(t *testing.T) {
 	ctx := context.Background()
 	s := newShop(t, "shop")
-	key := mustKey(t, s.orders, order("c_1", "o_1", Pending, day))
+	key := mustKey(t, s.orders, order("c_1", "o_1", Open, day))
 	var oe *keyfirst.OptionError
 	if _, err := s.orders.Modify(ctx, noCalls{T: t}, key, nil); !errors.As(err, &oe) {
 		t.Errorf("Modify(nil) = %v, want *OptionError", err)

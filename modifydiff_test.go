@@ -39,7 +39,7 @@ func TestModifySendsTheChange(t *testing.T) {
 		{"no change", func(*Customer) {}, []string{"_type"}, nil},
 	} {
 		rec.Reset()
-		v, err := s.customers.Modify(ctx, rec, key, func(c *Customer) error { step.fn(c); return nil })
+		v, err := s.customers.Modify(ctx, rec, key, func(c *Customer) { step.fn(c) })
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
@@ -63,7 +63,7 @@ func TestModifyOfVersionedEntitySendsTheWholeItem(t *testing.T) {
 	rec := &updates.Recorder{Client: client}
 	ctx := context.Background()
 	o := mustPut(t, client, s.orders, order("c1", "o1", Open, day))
-	v, err := s.orders.Modify(ctx, rec, mustKey(t, s.orders, o), func(o *Order) error { o.Note = "gift"; return nil })
+	v, err := s.orders.Modify(ctx, rec, mustKey(t, s.orders, o), func(o *Order) { o.Note = "gift" })
 	if err != nil {
 		t.Fatal(err)
 	}

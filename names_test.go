@@ -123,11 +123,11 @@ func TestAttributeNamesAreNames(t *testing.T) {
 			raw["map.key"] = sAV("foreign")
 			putRaw(t, client, table.Name(), raw)
 			calls := 0
-			o, err = odds.Modify(ctx, client, mustKey(t, odds, o), func(m *Odd) error {
+			o, err = odds.Modify(ctx, client, mustKey(t, odds, o), func(m *Odd) {
 				calls++
 				fill(m, "modify ")
 				m.Dollar = "back"
-				return nil
+
 			}, keyfirst.WithMaxAttempts(3))
 			if err != nil || calls != 1 {
 				t.Fatalf("Modify: %d calls, %v", calls, err)

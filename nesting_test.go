@@ -152,7 +152,7 @@ func TestModifyRefusesTooDeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := mustKey(t, d.docs, stored)
-	_, err := d.docs.Modify(ctx, client, k, func(v *doc) error { v.Any = nestedMaps(keyfirst.MaxNesting); return nil })
+	_, err := d.docs.Modify(ctx, client, k, func(v *doc) { v.Any = nestedMaps(keyfirst.MaxNesting) })
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemTooDeep {
 		t.Fatalf("Modify: %v, want an *ItemError %q", err, keyfirst.ItemTooDeep)

@@ -75,7 +75,7 @@ func TestNumberKeysAreCanonical(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0].Label != "a" {
 		t.Fatalf("BatchGet: %+v, %v", got, err)
 	}
-	modified, err := points.Modify(ctx, client, k, func(p *point) error { p.Label = "b"; return nil })
+	modified, err := points.Modify(ctx, client, k, func(p *point) { p.Label = "b" })
 	if err != nil || modified.Label != "b" {
 		t.Fatalf("Modify: %+v, %v", modified, err)
 	}

@@ -20,7 +20,7 @@ func TestOptionsAreCheckedBeforeAnyRequest(t *testing.T) {
 	k := mustKey(t, s.orders, o)
 	c := Customer{ID: "c1"}
 	ck := mustKey(t, s.customers, c)
-	noop := func(*Order) error { return nil }
+	noop := func(*Order) {}
 	retry := func(o *keyfirst.Options) { o.RetryBaseDelay = time.Millisecond }
 	tests := []struct {
 		name   string
@@ -83,7 +83,7 @@ func TestZeroKeyIsRefused(t *testing.T) {
 	calls := map[string]func() error{
 		"Get": func() error { _, err := s.orders.Get(ctx, noCalls{T: t}, zero); return err },
 		"Modify": func() error {
-			_, err := s.orders.Modify(ctx, noCalls{T: t}, zero, func(*Order) error { return nil })
+			_, err := s.orders.Modify(ctx, noCalls{T: t}, zero, func(*Order) {})
 			return err
 		},
 		"BatchGet": func() error { _, err := s.orders.BatchGet(ctx, noCalls{T: t}, []keyfirst.Key[Order]{zero}); return err },

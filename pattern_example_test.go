@@ -22,9 +22,9 @@ type Shipment struct {
 // fields, and every write derives the attributes from those fields. The
 // "open" index is sparse: If keeps delivered shipments out of it.
 func ExamplePattern() {
-	customerKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	shipmentKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("SHIP")))
-	carrierSent := keys.Must(keys.NewKey2(keys.ID[string](), keys.Time(keys.Second, keys.WithZ)))
+	customerKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	shipmentKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("SHIP"))
+	carrierSent := keys.NewKey2(keys.ID[string](), keys.Time(keys.Second, keys.WithZ))
 
 	shipmentByID := keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", shipmentKey))
 	byCarrier := keyfirst.OnIndex("ByCarrier", keyfirst.Str("customer"), keyfirst.Composite("CarrierSent", carrierSent))

@@ -17,15 +17,15 @@ import (
 
 // The access patterns of seed 000's orders, declared once.
 var (
-	pCustomerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	pOrderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	pStatusDate  = keys.Must(keys.NewKey2(keys.Enum(Open, Shipped, Cancelled), keys.Time(keys.Micro)))
+	pCustomerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	pOrderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	pStatusDate  = keys.NewKey2(keys.Enum(Open, Shipped, Cancelled), keys.Time(keys.Micro))
 
 	orderByID   = keyfirst.OnTable(keyfirst.Composite("PK", pCustomerKey), keyfirst.Composite("SK", pOrderKey))
 	custByID    = keyfirst.OnTable(keyfirst.Composite("PK", pCustomerKey), keyfirst.Composite("SK", pCustomerKey))
 	byStatus    = keyfirst.OnIndex("ByStatus", keyfirst.Str("customer"), keyfirst.Composite("StatusDate", pStatusDate))
 	byStatusNat = keyfirst.OnIndex("ByStatusNative", keyfirst.Str("customer"), keyfirst.Native(pStatusDate, "OStatus", "ODate"))
-	openOrders  = keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.Must(keys.NewKey1(keys.Time(keys.Micro)))))
+	openOrders  = keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.NewKey1(keys.Time(keys.Micro))))
 	byTotal     = keyfirst.OnIndex("ByTotal", keyfirst.Composite("PK", pCustomerKey), keyfirst.Num[int64]("TotalKey"))
 	inverted    = keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", pCustomerKey))
 )
@@ -138,7 +138,7 @@ func TestPatternSharesTheTablesAttributes(t *testing.T) {
 	// The inverted index and the LSI store the table's own key attributes
 	// the same way: shared, not derived twice (patternOrders). Another
 	// definition of them is computed on every write too and must agree.
-	other := keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))))
+	other := keyfirst.OnIndex("Inverted", keyfirst.Composite("SK", pOrderKey), keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))))
 	orders, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), other.Fields("ID", "Customer")},
@@ -193,7 +193,7 @@ func TestPatternSharesTheTablesAttributes(t *testing.T) {
 	_, err = keyfirst.NewEntity(patternTable(t, "shop"), keyfirst.EntitySpec[Order]{
 		Type: "ORDER",
 		Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID"), byStatus.Fields("Customer", "Status", "PlacedAt"),
-			keyfirst.If(keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.Must(keys.NewKey1(keys.Time(keys.Micro))))).Fields("Customer", "PlacedAt"),
+			keyfirst.If(keyfirst.OnIndex("Open", keyfirst.Str("OpenCustomer"), keyfirst.Composite("OpenSince", keys.NewKey1(keys.Time(keys.Micro)))).Fields("Customer", "PlacedAt"),
 				func(o Order) bool { return o.Status == Open }),
 			openOrders.Fields("Customer", "PlacedAt")},
 	})
@@ -377,11 +377,11 @@ func TestPatternIfOnEveryWritePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	inOpen("Replace shipped", false)
-	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) error { o.Status = Open; return nil }); err != nil {
+	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) { o.Status = Open }); err != nil {
 		t.Fatal(err)
 	}
 	inOpen("Modify open", true)
-	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) error { o.Status = Cancelled; return nil }); err != nil {
+	if _, err := orders.Modify(ctx, client, mustKey(t, orders, o), func(o *Order) { o.Status = Cancelled }); err != nil {
 		t.Fatal(err)
 	}
 	inOpen("Modify cancelled", false)

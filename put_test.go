@@ -196,7 +196,7 @@ func TestOperationsNeverTouchAnotherEntityType(t *testing.T) {
 		"Replace": func() error { _, err := ghosts.Replace(ctx, client, c); return err },
 		"Delete":  func() error { return ghosts.Delete(ctx, client, c) },
 		"Modify": func() error {
-			_, err := ghosts.Modify(ctx, client, k, func(*Customer) error { return nil })
+			_, err := ghosts.Modify(ctx, client, k, func(*Customer) {})
 			return err
 		},
 	}

@@ -23,7 +23,7 @@ func oldShop(t testing.TB, table *keyfirst.Table) shop {
 		t.Fatal(err)
 	}
 	bound := keyfirst.Must(desc.Named(table.Name()))
-	placedStatus := keys.Must(keys.NewKey2(keys.Time(keys.Micro, keys.WithZ), keys.ID[Status]()))
+	placedStatus := keys.NewKey2(keys.Time(keys.Micro, keys.WithZ), keys.ID[Status]())
 	dateFirst := keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", shopCustomer), keyfirst.Composite("GSI1SK", placedStatus))
 	spec := orderSpec()
 	spec.Keys = []keyfirst.Binding{spec.Keys[0], dateFirst.Fields("Customer", "PlacedAt", "Status")}

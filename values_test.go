@@ -323,7 +323,7 @@ func TestModifyRefusesInvalidValues(t *testing.T) {
 		"NaN":           {func(f *flat) { f.Ratio = math.NaN() }, keyfirst.ItemBadNumber},
 		"invalid UTF-8": {func(f *flat) { f.Tags = append(f.Tags, "\xff") }, keyfirst.ItemBadString},
 	} {
-		_, err := d.flats.Modify(ctx, client, k, func(f *flat) error { tc.edit(f); return nil })
+		_, err := d.flats.Modify(ctx, client, k, func(f *flat) { tc.edit(f) })
 		var ie *keyfirst.ItemError
 		if !errors.As(err, &ie) || ie.Problem != tc.problem {
 			t.Errorf("%s: err = %v, want an *ItemError %q", name, err, tc.problem)

@@ -106,7 +106,7 @@ func versionLimit[V ~int32 | ~uint32 | ~int64 | ~uint64 | ~int | ~uint](t *testi
 	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: ptr(table.Name()), Item: item}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Modify(ctx, client, mustKey(t, e, full), func(c *Counter[V]) error { c.N++; return nil })
+	_, err = e.Modify(ctx, client, mustKey(t, e, full), func(c *Counter[V]) { c.N++ })
 	refused("Modify", err)
 	if got, err := e.Get(ctx, client, mustKey(t, e, full), keyfirst.ConsistentRead()); err != nil || got != full {
 		t.Fatalf("after the refused Modify: %+v, %v", got, err)

@@ -133,10 +133,11 @@ func decodeAt[V any](c Codec[V], seg string, sep byte, i int) (V, error) {
 	return v, nil
 }
 
-// Must returns v, or panics if err is not nil. It is meant for
-// package-level definitions whose validity is fixed at compile time:
+// Must returns v, or panics if err is not nil. It is meant for values
+// known to be valid, in tests and fixtures (a definition needs none: it
+// keeps its error, see [NewKey1]):
 //
-//	var orderSK = keys.Must(keys.NewKey2(status, keys.Time(keys.Micro)))
+//	want := keys.Must(orderSK.Encode(Cancelled, jul1))
 func Must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)

@@ -53,10 +53,10 @@ type Customer struct {
 }
 
 var (
-	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	dateStatus  = keys.Must(keys.NewKey2(keys.Time(keys.Micro), keys.Enum(Pending, Shipped, Cancelled)))
-	statusDate  = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled), keys.Time(keys.Micro)))
+	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	dateStatus  = keys.NewKey2(keys.Time(keys.Micro), keys.Enum(Pending, Shipped, Cancelled))
+	statusDate  = keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled), keys.Time(keys.Micro))
 
 	orderByID    = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
 	customerByID = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", customerKey))

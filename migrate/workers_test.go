@@ -40,8 +40,8 @@ type Ticket struct {
 }
 
 var (
-	ticketKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
-	openedID   = keys.Must(keys.NewKey2(keys.ID[string](), keys.ID[string]()))
+	ticketKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
+	openedID   = keys.NewKey2(keys.ID[string](), keys.ID[string]())
 	ticketByID = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.NoSort())
 	byQueue    = keyfirst.OnIndex("ByQueue", keyfirst.Str("Queue"), keyfirst.Composite("QueueSK", openedID))
 )

@@ -59,8 +59,8 @@ func TestBadInputsSendNothing(t *testing.T) {
 	byCustomer := query.On(s.orders, byStatusDate, "c1")
 	native := query.On(s.orders, byStatusDateNative, "c1")
 	jul1 := micro("2019-07-01T00:00:00")
-	threeSegments := keys.Must(keys.NewKey3(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4)))
-	fourSegments := keys.Must(keys.NewKey4(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4), keys.ID[string]()))
+	threeSegments := keys.NewKey3(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4))
+	fourSegments := keys.NewKey4(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.Uint[uint32](4), keys.ID[string]())
 
 	order := Order{CustomerID: "c1", ID: "o1", Status: Cancelled, Date: jul1}
 	fromC1 := cursorOf(t, s, byCustomer, order)

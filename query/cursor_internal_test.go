@@ -24,8 +24,8 @@ type thing struct {
 // The things' patterns: the table (PK S; SK S), O#<owner> and T#<name>,
 // and the GSI ByRank (Owner S; Rank N), fields of thing as they are.
 var (
-	ownerPK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("O")))
-	thingSK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("T")))
+	ownerPK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("O"))
+	thingSK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("T"))
 	thingByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", thingSK))
 	thingByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
 )

@@ -36,9 +36,9 @@ type Score struct {
 }
 
 var (
-	playerPK   = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER")))
-	gameSK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("GAME")))
-	regionGame = keys.Must(keys.NewKey2(keys.ID[string](), keys.ID[string]()))
+	playerPK   = keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER"))
+	gameSK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("GAME"))
+	regionGame = keys.NewKey2(keys.ID[string](), keys.ID[string]())
 
 	scoreByID       = keyfirst.OnTable(keyfirst.Composite("PK", playerPK), keyfirst.Composite("SK", gameSK))
 	scoreByPoints   = keyfirst.OnIndex("ByPoints", keyfirst.Str("Player"), keyfirst.Num[int]("Points"))

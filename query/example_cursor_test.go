@@ -20,7 +20,7 @@ func ExampleQuery_CheckKey() {
 		Board string `dynamodbav:"Board"`
 		Score int    `dynamodbav:"Score"`
 	}
-	byName := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER")))), keyfirst.NoSort())
+	byName := keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER"))), keyfirst.NoSort())
 	byScore := keyfirst.OnIndex("ByScore", keyfirst.Str("Board"), keyfirst.Num[int]("Score"))
 	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "games", Key: byName, GSIs: []keyfirst.Index{byScore.Index()}}))
 	players := keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[player]{Type: "PLAYER",

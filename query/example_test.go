@@ -59,9 +59,9 @@ type ShopOrder struct {
 // The examples' shop: key codecs and access patterns, declared once with
 // their key types.
 var (
-	exCustomerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	exOrderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	exStatusDate  = keys.Must(keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro)))
+	exCustomerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	exOrderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	exStatusDate  = keys.NewKey2(keys.Enum[OrderStatus]("CANCELLED", "SHIPPED"), keys.Time(keys.Micro))
 
 	exOrderByID        = keyfirst.OnTable(keyfirst.Composite("PK", exCustomerKey), keyfirst.Composite("SK", exOrderKey))
 	exByStatusDate     = keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", exStatusDate))
@@ -180,8 +180,8 @@ func ExampleCollectionOn() {
 		Repo   string
 		Number uint32
 	}
-	repoKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	issueKey := keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
+	repoKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	issueKey := keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE"))
 	repoByName := keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", repoKey))
 	issueByNumber := keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", issueKey))
 	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "github", Key: repoByName})
@@ -241,7 +241,7 @@ func ExampleView() {
 		ID      string `dynamodbav:"id"`
 		Subject string `dynamodbav:"subject"`
 	}
-	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	ticketKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
 	ticketByID := keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Composite("SK", ticketKey))
 	openTickets := keyfirst.OnIndex("Open", keyfirst.Const("OpenBucket", "OPEN"), keyfirst.Str("OpenedAt"))
 	dashboard := openTickets.Index()

@@ -38,13 +38,13 @@ const (
 )
 
 var (
-	customerPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	orderSK    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	customerPK = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	orderSK    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	// statusDate is OrderStatusDate: CANCELLED#2019-07-01T00:00:00.000000.
 	// Enum first (seed 000).
-	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro)))
-	statusKey  = keys.Must(keys.NewKey1(keys.Enum(Pending, Shipped, Cancelled, Delivered)))
-	placedKey  = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	statusDate = keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro))
+	statusKey  = keys.NewKey1(keys.Enum(Pending, Shipped, Cancelled, Delivered))
+	placedKey  = keys.NewKey1(keys.Time(keys.Micro))
 )
 
 // The shop's access patterns, declared once: the table, the indexes and
@@ -145,10 +145,10 @@ func localShop(t testing.TB) (*dynamodb.Client, shop) {
 //	REPO#<name>    STAR#<user>        Star
 
 var (
-	repoPK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
+	repoPK  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 	repoSK  = repoPK
-	issueSK = keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
-	starSK  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR")))
+	issueSK = keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE"))
+	starSK  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("STAR"))
 )
 
 type Repo struct {
@@ -205,8 +205,8 @@ func (g github) in(table *keyfirst.Table) github {
 //	ACTOR#u_8814    EVT#2026-06-23T10:00:00Z
 
 var (
-	actorPK = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR")))
-	eventSK = keys.Must(keys.NewKey1(keys.Time(keys.Second, keys.WithZ), keys.WithPrefix("EVT")))
+	actorPK = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR"))
+	eventSK = keys.NewKey1(keys.Time(keys.Second, keys.WithZ), keys.WithPrefix("EVT"))
 )
 
 type Event struct {
@@ -252,8 +252,8 @@ func auditLog(t testing.TB, client *dynamodb.Client, n int) *keyfirst.Entity[Eve
 // ---- seed 004: MoviesAndActors, and the inverted GSI ----
 
 var (
-	actorKey = keys.Must(keys.NewKey1(keys.ID[string]()))
-	movieKey = keys.Must(keys.NewKey1(keys.ID[string]()))
+	actorKey = keys.NewKey1(keys.ID[string]())
+	movieKey = keys.NewKey1(keys.ID[string]())
 )
 
 type Role struct {

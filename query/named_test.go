@@ -128,7 +128,7 @@ func (tw twin) exercise(ctx context.Context, client *dynamodb.Client) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tw.orders.Modify(ctx, client, k2, func(x *Order) error { x.Status = Cancelled; return mine("Modify", *x) }); err != nil {
+	if _, err := tw.orders.ModifyE(ctx, client, k2, func(x *Order) error { x.Status = Cancelled; return mine("Modify", *x) }); err != nil {
 		return err
 	}
 	if err := tw.orders.Delete(ctx, client, o("o3", Pending)); err != nil {

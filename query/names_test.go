@@ -31,7 +31,7 @@ type OddView struct {
 // fields "odd[0]" and "a.b".
 func TestAttributeNamesInQueries(t *testing.T) {
 	t.Parallel()
-	oddKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ODD")))
+	oddKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("ODD"))
 	byID := keyfirst.OnTable(keyfirst.Composite("p[0]", oddKey), keyfirst.Composite("s.k", oddKey))
 	byGroup := keyfirst.OnIndex("by-group", keyfirst.Str("g%5B"), keyfirst.Str("o.d[1]"))
 	included := byGroup.Index()

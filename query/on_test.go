@@ -20,8 +20,8 @@ func TestOnRefusesWhatFoundNothing(t *testing.T) {
 	ctx := context.Background()
 	jul1, oct1 := micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00")
 	// Same shape and Go types as statusDate, another definition.
-	lookalike := keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro)))
-	fourSegments := keys.Must(keys.NewKey4(keys.ID[string](), keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.ID[string]()))
+	lookalike := keys.NewKey2(keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro))
+	fourSegments := keys.NewKey4(keys.ID[string](), keys.Enum(Pending, Shipped, Cancelled, Delivered), keys.Time(keys.Micro), keys.ID[string]())
 	unbound := keyfirst.OnIndex("ByStatusDate", keyfirst.Str("CustomerId"), keyfirst.Composite("OrderStatusDate", lookalike))
 
 	tests := []struct {

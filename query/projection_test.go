@@ -44,9 +44,9 @@ type notebook struct {
 // in every index (ByName and Whole hold all of them, under a constant
 // partition key).
 var (
-	noteKey         = keys.Must(keys.NewKey1(keys.Int[int](4), keys.WithPrefix("NOTE")))
-	rankKey         = keys.Must(keys.NewKey1(keys.Int[int](8)))
-	tagKey          = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TAG")))
+	noteKey         = keys.NewKey1(keys.Int[int](4), keys.WithPrefix("NOTE"))
+	rankKey         = keys.NewKey1(keys.Int[int](8))
+	tagKey          = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TAG"))
 	noteByID        = keyfirst.OnTable(keyfirst.Composite("PK", noteKey), keyfirst.Const("SK", "NOTE"))
 	tagByLabel      = keyfirst.OnTable(keyfirst.Composite("PK", tagKey), keyfirst.Const("SK", "TAG"))
 	notesByName     = keyfirst.OnIndex("ByName", keyfirst.Const("GSI1PK", "NOTES"), keyfirst.Str("GSI1SK"))

@@ -43,8 +43,8 @@ type widgetKeys struct {
 
 // The widgets' patterns, one per index.
 var (
-	abc          = keys.Must(keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]()))
-	widgetSK     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("W")))
+	abc          = keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]())
+	widgetSK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("W"))
 	widgetByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", widgetSK))
 	widgetByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
 	widgetByBlob = keyfirst.OnIndex("ByBlob", keyfirst.Str("Owner"), keyfirst.Bin("Blob"))
@@ -282,7 +282,7 @@ func TestShapeSeesNewEntityTypes(t *testing.T) {
 		Rank   int    `dynamodbav:"Rank"`
 		Secret string `dynamodbav:"Secret"`
 	}
-	secretSK := keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("S")))))
+	secretSK := keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("S"))))
 	if _, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[secret]{Type: "SECRET",
 		Keys: []keyfirst.Binding{secretSK.Fields("Owner", "Secret"), inc.Fields("Owner", "Rank")}}); err != nil {
 		t.Fatal(err)

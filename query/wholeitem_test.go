@@ -69,7 +69,7 @@ type library struct {
 // The library's patterns. The loans' index patterns are bound by loanV1
 // only: by Loan's current definition, a loan is in no index.
 var (
-	itemKey    = keys.Must(keys.NewKey1(keys.ID[string]()))
+	itemKey    = keys.NewKey1(keys.ID[string]())
 	bookByID   = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "BOOK"))
 	markBySpot = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "MARK"))
 	loanByID   = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Const("SK", "LOAN"))

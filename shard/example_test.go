@@ -43,7 +43,7 @@ func ExampleNew() {
 		Status string `dynamodbav:"status"`
 		Date   string `dynamodbav:"order_date"`
 	}
-	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))), keyfirst.NoSort())
+	orderByID := keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))), keyfirst.NoSort())
 	openByDate := keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
 	openOrders := keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
 		Base:      "OPEN",

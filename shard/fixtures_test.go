@@ -46,7 +46,7 @@ func (o Order) isOpen() bool { return o.Status == open }
 var regions = map[string]int{"eu": 0, "us": 1}
 
 var (
-	orderKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	orderKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	orderByID = keyfirst.OnTable(keyfirst.Composite("PK", orderKey), keyfirst.NoSort())
 
 	openByDate = keyfirst.OnIndex("open-orders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))

@@ -139,7 +139,7 @@ func (tw twin) exercise(ctx context.Context, client *dynamodb.Client) error {
 		if err != nil {
 			return fail("Key: %w", err)
 		}
-		if _, err := tw.before.Modify(ctx, client, k, func(x *Order) error { change(x); return mine("Modify", *x) }); err != nil {
+		if _, err := tw.before.ModifyE(ctx, client, k, func(x *Order) error { change(x); return mine("Modify", *x) }); err != nil {
 			return fail("Modify %s: %w", id, err)
 		}
 	}

@@ -25,7 +25,7 @@ type openTicket struct {
 // month 13 found nothing).
 func TestReaderRefusesARawConditionOnACompositeSortKey(t *testing.T) {
 	t.Parallel()
-	openedKey := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	openedKey := keys.NewKey1(keys.Time(keys.Micro))
 	byID := keyfirst.OnTable(keyfirst.ID("id"), keyfirst.NoSort())
 	byOpened := keyfirst.OnIndex("open-by-opened", keyfirst.Str("open_shard"), keyfirst.Composite("opened_at", openedKey))
 	x := keyfirst.Must(shard.New(byOpened, shard.Spec[openTicket, time.Time]{Base: "OPEN", Shards: 3, Field: "ID",

@@ -33,7 +33,7 @@ func TestListOpenOrdersEqualsReference(t *testing.T) {
 	}
 	for i := 0; i < 60; i += 7 { // close_order
 		key, _ := m.orders.Key(Order{ID: fmt.Sprintf("o-%04d", i)})
-		if _, err := m.orders.Modify(ctx, m.client, key, func(o *Order) error { o.Status = closed; return nil }); err != nil {
+		if _, err := m.orders.Modify(ctx, m.client, key, func(o *Order) { o.Status = closed }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -141,7 +141,7 @@ func TestSeed002AsWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.client.Reset()
-	closed123, err := s.orders.Modify(ctx, s.client, key, func(o *SeedOrder) error { o.Status = closed; return nil })
+	closed123, err := s.orders.Modify(ctx, s.client, key, func(o *SeedOrder) { o.Status = closed })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestSeed002EveryWritePath(t *testing.T) {
 		{"Modify", func(o SeedOrder) error {
 			key, err := s.orders.Key(o)
 			if err == nil {
-				_, err = s.orders.Modify(ctx, s.client, key, func(stored *SeedOrder) error { *stored = o; return nil })
+				_, err = s.orders.Modify(ctx, s.client, key, func(stored *SeedOrder) { *stored = o })
 			}
 			return err
 		}},

@@ -40,7 +40,7 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		f(&s)
 		return s
 	}
-	prefixed := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("P")))
+	prefixed := keys.NewKey1(keys.ID[string](), keys.WithPrefix("P"))
 	tests := []struct {
 		name    string
 		pattern keyfirst.Pattern[string, int]

@@ -74,7 +74,7 @@ func TestCloseOrderRemovesShard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stored[i], err = s.orders.Modify(ctx, s.client, key, func(o *Order) error { f(o); return nil }); err != nil {
+		if stored[i], err = s.orders.Modify(ctx, s.client, key, func(o *Order) { f(o) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -187,7 +187,7 @@ func TestModifyToNoShardKeepsStoredItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.byCustomer.Modify(ctx, s.client, key, func(o *Order) error { o.Customer = ""; return nil })
+	_, err = s.byCustomer.Modify(ctx, s.client, key, func(o *Order) { o.Customer = "" })
 	var pe *shard.PickError
 	if !errors.As(err, &pe) || pe.Problem != shard.PickEmptyField || pe.Field != "Customer" {
 		t.Fatalf("Modify emptying the customer: %v, want a PickError (empty hash field)", err)

@@ -21,8 +21,8 @@
 // key:
 //
 //	var (
-//		ticketKey   = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
-//		openedAt    = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+//		ticketKey   = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
+//		openedAt    = keys.NewKey1(keys.Time(keys.Micro))
 //		ticketByID  = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.NoSort())
 //		openTickets = keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
 //

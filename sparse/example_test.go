@@ -17,8 +17,8 @@ import (
 // If gives an open ticket both attributes and a resolved one neither: Put
 // leaves them out, Replace and Modify REMOVE them.
 func Example_openTickets() {
-	ticketKey := keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
-	openedAt := keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	ticketKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
+	openedAt := keys.NewKey1(keys.Time(keys.Micro))
 	ticketByID := keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Const("SK", "TICKET"))
 	openTickets := keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
 

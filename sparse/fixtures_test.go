@@ -41,8 +41,8 @@ const openTicketsIndex = "open-tickets-index"
 // UTC at a fixed width (microseconds), so that byte order is chronological
 // order (oldest first).
 var (
-	ticketKey   = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
-	openedAtKey = keys.Must(keys.NewKey1(keys.Time(keys.Micro)))
+	ticketKey   = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
+	openedAtKey = keys.NewKey1(keys.Time(keys.Micro))
 	ticketByID  = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.Const("SK", "TICKET"))
 	// openTickets is the dashboard's index: openBucket = "OPEN", sorted by
 	// openedAt, a copy of the ticket's opening time.
@@ -135,8 +135,8 @@ func (u User) IsAdmin() bool { return u.Role == Admin }
 // the table's key attributes and GSI1; every organization is in GSI1 under
 // its own name, and only admins under GSI1SK = "Admin".
 var (
-	orgKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
-	userKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
+	orgKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG"))
+	userKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER"))
 	orgByName  = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", orgKey))
 	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
 	orgInGSI1  = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Composite("GSI1SK", orgKey))
@@ -189,9 +189,9 @@ const customerIndex = "CustomerIndex"
 
 // The keys and access patterns of form 2.
 var (
-	customerKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))
-	orderKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	itemKey      = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM")))
+	customerKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	orderKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	itemKey      = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM"))
 	customerByID = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", customerKey))
 	orderByID    = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
 	itemBySKU    = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Composite("SK", itemKey))

@@ -199,9 +199,9 @@ func rng2(i int) bool { return (i*2654435761)>>7&1 == 1 }
 // retries when another writer came first). Reopening takes a new opening
 // time.
 func modifyStatus(ctx context.Context, client *dynamodb.Client, tickets *keyfirst.Entity[Ticket], k keyfirst.Key[Ticket], s Status, opening func() time.Time) error {
-	_, err := tickets.Modify(ctx, client, k, func(tk *Ticket) error {
+	_, err := tickets.Modify(ctx, client, k, func(tk *Ticket) {
 		setStatus(tk, s, opening)
-		return nil
+
 	}, keyfirst.WithMaxAttempts(50))
 	return err
 }

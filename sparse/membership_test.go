@@ -127,7 +127,7 @@ func TestBadValuesRefusedBeforeTheRequest(t *testing.T) {
 				"Put":     func() error { _, err := e.Put(ctx, none, open); return err },
 				"Replace": func() error { _, err := e.Replace(ctx, none, open); return err },
 				"Modify": func() error {
-					_, err := e.Modify(ctx, client, key, func(t *Ticket) error { t.Status = Open; return nil })
+					_, err := e.Modify(ctx, client, key, func(t *Ticket) { t.Status = Open })
 					return err
 				},
 				"BatchWrite": func() error { return e.Table().BatchWrite(ctx, none, []keyfirst.WriteRequest{e.PutRequest(open)}) },

@@ -98,7 +98,7 @@ func TestAdminsInOverloadedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := users.Modify(ctx, client, warren, func(u *User) error { u.Role = Member; return nil }); err != nil {
+	if _, err := users.Modify(ctx, client, warren, func(u *User) { u.Role = Member }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := users.Replace(ctx, client, User{"acme", "charlie", Admin}); err != nil {

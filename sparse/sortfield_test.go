@@ -103,7 +103,7 @@ func TestSparseSortKeyIsTheField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := tickets.Modify(ctx, client, key, func(tk *openedTicket) error { tk.Status = Resolved; return nil })
+	b, err := tickets.Modify(ctx, client, key, func(tk *openedTicket) { tk.Status = Resolved })
 	if err != nil {
 		t.Fatal(err)
 	}

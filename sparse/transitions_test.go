@@ -74,11 +74,11 @@ func modifyTo(ctx context.Context, tl *transitionTable, stored, after *Ticket, c
 	if err != nil {
 		return err
 	}
-	_, err = tl.tickets.Modify(ctx, tl.client, k, func(tk *Ticket) error {
+	_, err = tl.tickets.Modify(ctx, tl.client, k, func(tk *Ticket) {
 		version := tk.Version
 		*tk = *after
 		tk.Version = version
-		return nil
+
 	}, keyfirst.WithCapacity(c))
 	return err
 }

@@ -112,7 +112,7 @@ var (
 
 // idKey is the key <prefix>#<id>, which refuses an empty id.
 func idKey(prefix string) keys.Key1[string] {
-	return keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix(prefix)))
+	return keys.NewKey1(keys.ID[string](), keys.WithPrefix(prefix))
 }
 
 // typedKey is the table key of an entity type typ stored under

@@ -32,9 +32,9 @@ type Event struct {
 
 // The keys, the access pattern, the table and the entity, declared once.
 var (
-	actorKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR")))
+	actorKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ACTOR"))
 	// eventKey is EVT#<ISO-8601 UTC, to the second>#<sequence, zero-padded>.
-	eventKey = keys.Must(keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](10), keys.WithPrefix("EVT")))
+	eventKey = keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.Uint[uint32](10), keys.WithPrefix("EVT"))
 	// Generic key names, so that the table can hold other entities later.
 	eventsByActor = keyfirst.OnTable(keyfirst.Composite("PK", actorKey), keyfirst.Composite("SK", eventKey))
 

@@ -18,8 +18,8 @@ type Order struct {
 // The schema, declared once at package level, as a service declares it.
 var (
 	orderByID = keyfirst.OnTable(
-		keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST")))),
-		keyfirst.Composite("SK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))))
+		keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))),
+		keyfirst.Composite("SK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))))
 	Shop   = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "shop", Key: orderByID}))
 	Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{
 		Type: "ORDER", Keys: []keyfirst.Binding{orderByID.Fields("Customer", "ID")}}))

@@ -76,9 +76,9 @@ var (
 	Roles = keyfirst.Must(keyfirst.NewEntity(MoviesAndActors, keyfirst.EntitySpec[Role]{Type: "Role", Keys: []keyfirst.Binding{
 		moviesOfActor.Fields("Actor", "Movie"), actorsInMovie.Fields("Movie", "Actor")}}))
 
-	productKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("PRODUCT")))
-	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	productKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("PRODUCT"))
+	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	productByID = keyfirst.OnTable(keyfirst.Composite("PK", productKey), keyfirst.Composite("SK", productKey))
 	orderByID   = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
 

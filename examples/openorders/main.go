@@ -52,7 +52,7 @@ const peak = 2000
 // The table, its sharded index and the entity, declared once.
 var (
 	// PK = ORDER#ord123: keyfirst derives a table's key, apart from the fields.
-	orderByID  = keyfirst.OnTable(keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))), keyfirst.NoSort())
+	orderByID  = keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))), keyfirst.NoSort())
 	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
 	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>" while open; the sort key is the field Date.
 	openOrders = keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(peak), 0)))
@@ -153,7 +153,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 	var before Order
-	closed, err := orders.Modify(ctx, db, key, func(o *Order) error { before = *o; o.Status = "CLOSED"; return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
+	closed, err := orders.Modify(ctx, db, key, func(o *Order) { before = *o; o.Status = "CLOSED" }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
 	db.Report()
 	if err != nil {
 		return err

@@ -52,12 +52,12 @@ type Order struct {
 
 // The key codecs: typed, validated; byte order is the values' order.
 var (
-	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
+	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	// statusDate is OrderStatusDate, CANCELLED#2019-07-01T00:00:00.000000:
 	// the enum first, then the date at a fixed width, so byte order is the
 	// values' order.
-	statusDate = keys.Must(keys.NewKey2(keys.Enum(Pending, Shipped, Delivered, Cancelled), keys.Time(keys.Micro)))
+	statusDate = keys.NewKey2(keys.Enum(Pending, Shipped, Delivered, Cancelled), keys.Time(keys.Micro))
 )
 
 // The access patterns, the table and the entity, declared once.

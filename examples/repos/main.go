@@ -42,9 +42,9 @@ type (
 // issue 10 sorts after issue 9) and STAR#2026-06-23T10:00:00Z#ada (newest
 // last; a user stars a repo once).
 var (
-	repoKey  = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO")))
-	issueKey = keys.Must(keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE")))
-	starKey  = keys.Must(keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.ID[string](), keys.WithPrefix("STAR")))
+	repoKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
+	issueKey = keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE"))
+	starKey  = keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.ID[string](), keys.WithPrefix("STAR"))
 )
 
 // One partition key, one sort key pattern per entity type.

@@ -39,8 +39,8 @@ type Line struct {
 // PK = CART#<cart>, SK = SKU#<sku>.
 var (
 	lineByCart = keyfirst.OnTable(
-		keyfirst.Composite("PK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CART")))),
-		keyfirst.Composite("SK", keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("SKU")))))
+		keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("CART"))),
+		keyfirst.Composite("SK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("SKU"))))
 	Carts = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "Carts", Key: lineByCart}))
 	Lines = keyfirst.Must(keyfirst.NewEntity(Carts, keyfirst.EntitySpec[Line]{
 		Type: "Line", Keys: []keyfirst.Binding{lineByCart.Fields("Cart", "SKU")}, Version: "Version"}))
@@ -80,7 +80,7 @@ func (s *Store) Add(ctx context.Context, cart, sku string, qty int) error {
 	for {
 		// Modify reads the line and writes it back if its version is unchanged,
 		// retrying when another writer came first.
-		_, err := s.lines.Modify(ctx, s.client, key, func(l *Line) error { l.Qty += qty; return nil })
+		_, err := s.lines.Modify(ctx, s.client, key, func(l *Line) { l.Qty += qty })
 		if !errors.Is(err, keyfirst.ErrNotFound) {
 			return err
 		}

@@ -43,9 +43,9 @@ func (t Ticket) IsOpen() bool { return t.Status == Open }
 
 // The keys, the access patterns, the table and the entity, declared once.
 var (
-	ticketKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET")))
+	ticketKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("TICKET"))
 	// openedAt is ISO-8601 in UTC at a fixed width: byte order is time order.
-	openedAt   = keys.Must(keys.NewKey1(keys.Time(keys.Second, keys.WithZ)))
+	openedAt   = keys.NewKey1(keys.Time(keys.Second, keys.WithZ))
 	ticketByID = keyfirst.OnTable(keyfirst.Composite("PK", ticketKey), keyfirst.NoSort())
 	// The dashboard's index: openBucket = "OPEN", sorted by openedAt.
 	openTickets = keyfirst.OnIndex("open-tickets-index", keyfirst.Const("openBucket", "OPEN"), keyfirst.Composite("openedAt", openedAt))
@@ -100,7 +100,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 	change := func(step string, f func(*Ticket)) error {
 		fmt.Fprintf(w, "\n%s:\n", step)
-		_, err := tickets.Modify(ctx, db, key77de, func(t *Ticket) error { f(t); return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
+		_, err := tickets.Modify(ctx, db, key77de, func(t *Ticket) { f(t) }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
 		db.Report()
 		if err != nil {
 			return err

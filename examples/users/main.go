@@ -45,8 +45,8 @@ func (u User) IsAdmin() bool { return u.Role == "Admin" }
 
 // Form 1's keys, access patterns, table SaaS and entities.
 var (
-	orgKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG")))
-	userKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER")))
+	orgKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG"))
+	userKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER"))
 	orgByName  = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", orgKey))
 	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
 	// Every organization is in GSI1 under its own name.
@@ -80,9 +80,9 @@ type (
 
 // Form 2's keys, access patterns, table ECommerce and entities.
 var (
-	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	itemKey     = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM")))
+	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	itemKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM"))
 	customerPK  = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", customerKey))
 	orderPK     = keyfirst.OnTable(keyfirst.Composite("PK", customerKey), keyfirst.Composite("SK", orderKey))
 	itemPK      = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.Composite("SK", itemKey))
@@ -148,7 +148,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 	// WithCapacity asks DynamoDB for the capacity, which db prints.
-	if _, err := users.Modify(ctx, db, charlie, func(u *User) error { u.Role = "Admin"; return nil }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
+	if _, err := users.Modify(ctx, db, charlie, func(u *User) { u.Role = "Admin" }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then what changed):")

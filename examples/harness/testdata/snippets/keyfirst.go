@@ -19,8 +19,8 @@ type Order struct {
 
 // The key definitions the doc's prose names.
 var (
-	customerKey = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER")))
-	orderKey    = keys.Must(keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER")))
-	statusDate  = keys.Must(keys.NewKey2(keys.Enum[Status]("PENDING", "CANCELLED"), keys.Time(keys.Micro)))
+	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
+	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
+	statusDate  = keys.NewKey2(keys.Enum[Status]("PENDING", "CANCELLED"), keys.Time(keys.Micro))
 	orderSK     = statusDate
 )

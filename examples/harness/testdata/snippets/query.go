@@ -31,7 +31,7 @@ type Order struct {
 var (
 	ctx            = context.Background()
 	client         *dynamodb.Client
-	statusDate     = keys.Must(keys.NewKey2(keys.Enum(Cancelled), keys.Time(keys.Micro)))
+	statusDate     = keys.NewKey2(keys.Enum(Cancelled), keys.Time(keys.Micro))
 	ordersByStatus = keyfirst.OnIndex("ByStatusDate", keyfirst.ID("CustomerId"), keyfirst.Composite("OrderStatusDate", statusDate))
 	orders         *keyfirst.Entity[Order]
 	jul1           = time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
