@@ -38,6 +38,7 @@ var (
 	client *dynamodb.Client
 	jul1   = time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
 	oct1   = time.Date(2019, 10, 1, 0, 0, 0, 0, time.UTC)
+	sep30  = time.Date(2019, 9, 30, 0, 0, 0, 0, time.UTC)
 	Shop   *keyfirst.Table
 	Orders *keyfirst.Entity[Order]
 	// byStatusDate is the taste's index, for the fragments that name it.
