@@ -20,35 +20,30 @@ import (
 	"github.com/keyfirst/keyfirst/query"
 )
 
-// Repo, Issue and Star are the collection's entity types.
+// Repo, Issue and Star are the collection's entity types; each field is
+// stored under its own name.
 type (
-	Repo struct {
-		Name        string `dynamodbav:"Name"`
-		Description string `dynamodbav:"Description"`
-	}
+	Repo  struct{ Name, Description string }
 	Issue struct {
-		Repo   string `dynamodbav:"Repo"`
-		Number uint32 `dynamodbav:"Number"`
-		Title  string `dynamodbav:"Title"`
+		Repo   string
+		Number uint32
+		Title  string
 	}
 	Star struct {
-		Repo      string    `dynamodbav:"Repo"`
-		User      string    `dynamodbav:"User"`
-		StarredAt time.Time `dynamodbav:"StarredAt"`
+		Repo, User string
+		StarredAt  time.Time
 	}
 )
 
-// The keys: REPO#keyfirst/keyfirst, ISSUE#00000042 (zero-padded, so that
-// issue 10 sorts after issue 9) and STAR#2026-06-23T10:00:00Z#ada (newest
-// last; a user stars a repo once).
 var (
+	// The keys: REPO#keyfirst/keyfirst, ISSUE#00000042 (zero-padded, so
+	// that issue 10 sorts after issue 9) and STAR#2026-06-23T10:00:00#ada
+	// (newest last; a user stars a repo once).
 	repoKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("REPO"))
 	issueKey = keys.NewKey1(keys.Uint[uint32](8), keys.WithPrefix("ISSUE"))
-	starKey  = keys.NewKey2(keys.Time(keys.Second, keys.WithZ), keys.ID[string](), keys.WithPrefix("STAR"))
-)
+	starKey  = keys.NewKey2(keys.Time(keys.Second), keys.ID[string](), keys.WithPrefix("STAR"))
 
-// One partition key, one sort key pattern per entity type.
-var (
+	// One partition key, one sort key pattern per entity type.
 	repoByName    = keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", repoKey))
 	issueByNumber = keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", issueKey))
 	starByTime    = keyfirst.OnTable(keyfirst.Composite("PK", repoKey), keyfirst.Composite("SK", starKey))
@@ -91,27 +86,23 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 
+	// Both queries read the one collection, on either side of the repo's sort key.
 	repo := query.CollectionOn(table, repoByName, "keyfirst/keyfirst")
-	fmt.Fprintln(w, "the repo keyfirst/keyfirst and its two newest issues:")
-	withIssues, err := repo.Sort(repoKey.At("keyfirst/keyfirst").Le()).Desc().Limit(3).Collect(ctx, db)
-	if err != nil {
+	anchor := repoKey.At("keyfirst/keyfirst")
+	if err := show(ctx, db, w, "the repo keyfirst/keyfirst and its two newest issues:", repo.Sort(anchor.Le()).Desc().Limit(3)); err != nil {
 		return err
 	}
-	printItems(w, withIssues)
-	db.Report()
-
-	fmt.Fprintln(w, "\nits stars, newest first, then the repo:")
-	withStars, err := repo.Sort(repoKey.At("keyfirst/keyfirst").Ge()).Desc().Collect(ctx, db)
-	if err != nil {
-		return err
-	}
-	printItems(w, withStars)
-	db.Report()
-	return nil
+	return show(ctx, db, w, "\nits stars, newest first, then the repo:", repo.Sort(anchor.Ge()).Desc())
 }
 
-// printItems prints a mixed collection, each item decoded into its own type.
-func printItems(w io.Writer, items []any) {
+// show prints title and the items q reads, each decoded into its own
+// type, then the request it took.
+func show(ctx context.Context, db *demo.DB, w io.Writer, title string, q query.Query[any]) error {
+	fmt.Fprintln(w, title)
+	items, err := q.Collect(ctx, db)
+	if err != nil {
+		return err
+	}
 	for _, item := range items {
 		switch v := item.(type) {
 		case Repo:
@@ -124,4 +115,6 @@ func printItems(w io.Writer, items []any) {
 			fmt.Fprintf(w, "  %T %v\n", v, v)
 		}
 	}
+	db.Report()
+	return nil
 }
