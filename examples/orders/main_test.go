@@ -22,7 +22,7 @@ c_42's CANCELLED orders, 1 July - 30 September 2019, through OrderStatusDateGSI:
   c_42  o070  CANCELLED  2019-07-30  170
   c_42  o077  CANCELLED  2019-08-20  177
   c_42  o084  CANCELLED  2019-09-10  184
-  > Query CustomerOrders index OrderStatusDateGSI: (CustomerId = "c_42") AND (OrderStatusDate BETWEEN "CANCELLED#2019-07-01T00:00:00.000000" AND "CANCELLED#2019-09-30T23:59:59.999999")
+  > Query CustomerOrders index OrderStatusDateGSI: (CustomerId = "c_42") AND (OrderStatusDate BETWEEN "CANCELLED#2019-07-01" AND "CANCELLED#2019-09-30")
     1 request, 4 items read, 4 returned, 0.5 RCU
 
 the same through OrderStatusDateNativeGSI (sort key OrderStatus, OrderDate):
@@ -30,7 +30,7 @@ the same through OrderStatusDateNativeGSI (sort key OrderStatus, OrderDate):
   c_42  o070  CANCELLED  2019-07-30  170
   c_42  o077  CANCELLED  2019-08-20  177
   c_42  o084  CANCELLED  2019-09-10  184
-  > Query CustomerOrders index OrderStatusDateNativeGSI: (CustomerId = "c_42") AND (OrderStatus = "CANCELLED") AND (OrderDate BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999")
+  > Query CustomerOrders index OrderStatusDateNativeGSI: (CustomerId = "c_42") AND (OrderStatus = "CANCELLED") AND (OrderDate BETWEEN "2019-07-01" AND "2019-09-30")
     1 request, 4 items read, 4 returned, 0.5 RCU
 
 the same with a FilterExpression on the table (raw SDK):
@@ -39,15 +39,15 @@ the same with a FilterExpression on the table (raw SDK):
   c_42  o077  CANCELLED  2019-08-20  177
   c_42  o084  CANCELLED  2019-09-10  184
   > Query CustomerOrders: PK = "CUSTOMER#c_42"
-    FilterExpression: (OrderStatus = "CANCELLED") AND (OrderDate BETWEEN "2019-07-01T00:00:00.000000" AND "2019-09-30T23:59:59.999999")
-    1 request, 120 items read, 4 returned, 3.5 RCU
+    FilterExpression: (OrderStatus = "CANCELLED") AND (OrderDate BETWEEN "2019-07-01" AND "2019-09-30")
+    1 request, 120 items read, 4 returned, 3 RCU
 
 side by side:
                   OrderStatusDateGSI  native GSI  FilterExpression
   requests        1                   1           1
   items read      4                   4           120
   items returned  4                   4           4
-  RCU             0.5                 0.5         3.5
+  RCU             0.5                 0.5         3
 `
 
 // The README prints the side-by-side table as this example prints it.
