@@ -35,10 +35,7 @@ type (
 
 	Customer      struct{ ID, Email string }
 	Order         struct{ CustomerID, ID string }
-	InventoryItem struct {
-		SKU   string
-		Stock int
-	}
+	InventoryItem struct{ SKU string }
 )
 
 // IsAdmin is the condition of form 1's sparse index.
@@ -101,14 +98,20 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	orgs, users := keyfirst.Must(Orgs.In(saas)), keyfirst.Must(Users.In(saas))
 	customers, orders, inventory := keyfirst.Must(Customers.In(shop)), keyfirst.Must(Orders.In(shop)), keyfirst.Must(Inventory.In(shop))
 
-	if err := saas.BatchWrite(ctx, db, []keyfirst.WriteRequest{
+	inSaaS := []keyfirst.WriteRequest{
 		orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
 		users.PutRequest(User{"berkshire", "warren", "Admin"}), users.PutRequest(User{"berkshire", "charlie", "Member"}),
 		users.PutRequest(User{"berkshire", "ajit", "Admin"}), users.PutRequest(User{"berkshire", "greg", "Member"}),
 		users.PutRequest(User{"acme", "wile", "Admin"}),
-	}); err != nil {
+	}
+	inShop := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1"}), inventory.PutRequest(InventoryItem{"sku-2"})}
+	for _, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
+		inShop = append(inShop, customers.PutRequest(Customer{c, c + "@example.com"}), orders.PutRequest(Order{c, "o1"}), orders.PutRequest(Order{c, "o2"}))
+	}
+	if err := errors.Join(saas.BatchWrite(ctx, db, inSaaS), shop.BatchWrite(ctx, db, inShop)); err != nil {
 		return err
 	}
+
 	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the pattern adds its constant.
 	berkshireAdmins := query.On(users, adminsOf, "berkshire")
 	printAdmins := func(title string) error {
@@ -132,15 +135,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 
-	reqs := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1", 12}), inventory.PutRequest(InventoryItem{"sku-2", 0})}
-	for _, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
-		reqs = append(reqs, customers.PutRequest(Customer{c, c + "@example.com"}), orders.PutRequest(Order{c, "o1"}), orders.PutRequest(Order{c, "o2"}))
-	}
-	if err := shop.BatchWrite(ctx, db, reqs); err != nil {
-		return err
-	}
 	all, err := query.ScanOn(customers, customerIndex).Segments(4).Collect(ctx, db)
-	title := fmt.Sprintf("\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:", len(reqs))
+	title := fmt.Sprintf("\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:", len(inShop))
 	return printSorted(w, db, title, all, err, func(c Customer) string { return fmt.Sprintf("  %-5s %s", c.ID, c.Email) })
 }
 
