@@ -13,12 +13,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -28,22 +28,20 @@ import (
 	"github.com/keyfirst/keyfirst/query"
 )
 
-// Form 1's entity types.
+// The entity types: form 1's, then form 2's.
 type (
-	Organization struct {
-		Name string `dynamodbav:"Name"`
-	}
-	User struct {
-		Org  string `dynamodbav:"Org"`
-		Name string `dynamodbav:"Name"`
-		Role string `dynamodbav:"Role"` // "Admin" or "Member"
-	}
+	Organization struct{ Name string }
+	User         struct{ Org, Name, Role string } // Role is "Admin" or "Member"
+
+	Customer      struct{ ID, Email string }
+	Order         struct{ CustomerID, ID string }
+	InventoryItem struct{ SKU string }
 )
 
 // IsAdmin is the condition of form 1's sparse index.
 func (u User) IsAdmin() bool { return u.Role == "Admin" }
 
-// Form 1's keys, access patterns, table SaaS and entities.
+// The keys, access patterns, tables and entities: form 1's, then form 2's.
 var (
 	orgKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORG"))
 	userKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("USER"))
@@ -51,35 +49,15 @@ var (
 	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
 	// Every organization is in GSI1 under its own name.
 	orgInGSI1 = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Composite("GSI1SK", orgKey))
-
-	SaaS = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SaaS", Key: orgByName, GSIs: []keyfirst.Index{orgInGSI1.Index()}}))
-	Orgs = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[Organization]{
-		Type: "Organization", Keys: []keyfirst.Binding{orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}}))
 	// Form 1: only admins are in GSI1, under GSI1PK = ORG#<org>, GSI1SK = "Admin".
 	adminsOf = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
 
+	SaaS = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SaaS", Key: orgByName, GSIs: []keyfirst.Index{orgInGSI1.Index()}}))
+	Orgs = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[Organization]{Type: "Organization", Keys: []keyfirst.Binding{
+		orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}}))
 	Users = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[User]{Type: "User", Keys: []keyfirst.Binding{
 		userByName.Fields("Org", "Name"), keyfirst.If(adminsOf.Fields("Org"), User.IsAdmin)}}))
-)
 
-// Form 2's entity types.
-type (
-	Customer struct {
-		ID    string `dynamodbav:"CustomerId"`
-		Email string `dynamodbav:"Email"`
-	}
-	Order struct {
-		CustomerID string `dynamodbav:"CustomerId"`
-		ID         string `dynamodbav:"OrderId"`
-	}
-	InventoryItem struct {
-		SKU   string `dynamodbav:"SKU"`
-		Stock int    `dynamodbav:"Stock"`
-	}
-)
-
-// Form 2's keys, access patterns, table ECommerce and entities.
-var (
 	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
 	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	itemKey     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ITEM"))
@@ -89,18 +67,22 @@ var (
 	// Form 2: only Customers bind CustomerIndex, which has no sort key.
 	customerIndex = keyfirst.OnIndex("CustomerIndex", keyfirst.Str("CustomerIndexId"), keyfirst.NoSort())
 
-	ECommerce = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "ECommerce", Key: customerPK, GSIs: []keyfirst.Index{scannable(customerIndex.Index())}}))
-	Customers = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Customer]{
-		Type: "Customer", Keys: []keyfirst.Binding{customerPK.Fields("ID", "ID"), customerIndex.Fields("ID")}}))
-	Orders = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Order]{
-		Type: "Order", Keys: []keyfirst.Binding{orderPK.Fields("CustomerID", "ID")}}))
-	Inventory = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[InventoryItem]{
-		Type: "InventoryItem", Keys: []keyfirst.Binding{itemPK.Fields("SKU", "SKU")}}))
+	ECommerce = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "ECommerce", Key: customerPK,
+		GSIs: []keyfirst.Index{scannable(customerIndex.Index())}}))
+	Customers = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Customer]{Type: "Customer", Keys: []keyfirst.Binding{
+		customerPK.Fields("ID", "ID"), customerIndex.Fields("ID")}}))
+	Orders = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[Order]{Type: "Order", Keys: []keyfirst.Binding{
+		orderPK.Fields("CustomerID", "ID")}}))
+	Inventory = keyfirst.Must(keyfirst.NewEntity(ECommerce, keyfirst.EntitySpec[InventoryItem]{Type: "InventoryItem", Keys: []keyfirst.Binding{
+		itemPK.Fields("SKU", "SKU")}}))
 )
 
 // scannable declares an index that may be scanned: a sparse index of one
 // entity type, where reading it all is the access pattern.
-func scannable(ix keyfirst.Index) keyfirst.Index { ix.Scannable = true; return ix }
+func scannable(ix keyfirst.Index) keyfirst.Index {
+	ix.Scannable = true
+	return ix
+}
 
 func main() { demo.Main(run) }
 
@@ -116,67 +98,62 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	orgs, users := keyfirst.Must(Orgs.In(saas)), keyfirst.Must(Users.In(saas))
 	customers, orders, inventory := keyfirst.Must(Customers.In(shop)), keyfirst.Must(Orders.In(shop)), keyfirst.Must(Inventory.In(shop))
 
-	if err := saas.BatchWrite(ctx, db, []keyfirst.WriteRequest{
+	inSaaS := []keyfirst.WriteRequest{
 		orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
 		users.PutRequest(User{"berkshire", "warren", "Admin"}), users.PutRequest(User{"berkshire", "charlie", "Member"}),
 		users.PutRequest(User{"berkshire", "ajit", "Admin"}), users.PutRequest(User{"berkshire", "greg", "Member"}),
 		users.PutRequest(User{"acme", "wile", "Admin"}),
-	}); err != nil {
+	}
+	inShop := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1"}), inventory.PutRequest(InventoryItem{"sku-2"})}
+	for _, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
+		inShop = append(inShop, customers.PutRequest(Customer{c, c + "@example.com"}), orders.PutRequest(Order{c, "o1"}), orders.PutRequest(Order{c, "o2"}))
+	}
+	if err := errors.Join(saas.BatchWrite(ctx, db, inSaaS), shop.BatchWrite(ctx, db, inShop)); err != nil {
 		return err
 	}
+
 	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the pattern adds its constant.
 	berkshireAdmins := query.On(users, adminsOf, "berkshire")
-	printAdmins := func() error {
+	printAdmins := func(title string) error {
 		found, err := berkshireAdmins.Collect(ctx, db)
-		if err != nil {
-			return err
-		}
-		// Items of equal index keys come in no defined order.
-		slices.SortFunc(found, func(a, b User) int { return cmp.Compare(a.Name, b.Name) })
-		for _, u := range found {
-			fmt.Fprintf(w, "  %-8s %s\n", u.Name, u.Role)
-		}
-		db.Report()
-		return nil
+		return printSorted(w, db, title, found, err, func(u User) string { return fmt.Sprintf("  %-8s %s", u.Name, u.Role) })
 	}
-	fmt.Fprintln(w, "form 1: berkshire's admins, of its 4 users:")
-	if err := printAdmins(); err != nil {
+	if err := printAdmins("form 1: berkshire's admins, of its 4 users:"); err != nil {
 		return err
 	}
 	charlie, err := users.Key(User{Org: "berkshire", Name: "charlie"})
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then what changed):")
 	// WithCapacity asks DynamoDB for the capacity, which db prints.
 	if _, err := users.Modify(ctx, db, charlie, func(u *User) { u.Role = "Admin" }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then what changed):")
 	db.Report()
-	fmt.Fprintln(w, "berkshire's admins now:")
-	if err := printAdmins(); err != nil {
+	if err := printAdmins("berkshire's admins now:"); err != nil {
 		return err
 	}
 
-	reqs := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1", 12}), inventory.PutRequest(InventoryItem{"sku-2", 0})}
-	for i, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
-		reqs = append(reqs, customers.PutRequest(Customer{c, c + "@example.com"}))
-		for j := range i + 1 {
-			reqs = append(reqs, orders.PutRequest(Order{c, fmt.Sprintf("o%d", j)}))
-		}
-	}
-	if err := shop.BatchWrite(ctx, db, reqs); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:\n", len(reqs))
 	all, err := query.ScanOn(customers, customerIndex).Segments(4).Collect(ctx, db)
+	title := fmt.Sprintf("\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:", len(inShop))
+	return printSorted(w, db, title, all, err, func(c Customer) string { return fmt.Sprintf("  %-5s %s", c.ID, c.Email) })
+}
+
+// printSorted prints title, then a line of each item in the order of the
+// lines (items of equal index keys, and the segments of a parallel scan,
+// come in no defined order), then what the read sent and cost; or returns
+// err, the read's error.
+func printSorted[T any](w io.Writer, db *demo.DB, title string, items []T, err error, line func(T) string) error {
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(all, func(a, b Customer) int { return cmp.Compare(a.ID, b.ID) }) // segments end in any order
-	for _, c := range all {
-		fmt.Fprintf(w, "  %-5s %s\n", c.ID, c.Email)
+	var lines []string
+	for _, v := range items {
+		lines = append(lines, line(v)+"\n")
 	}
+	slices.Sort(lines)
+	fmt.Fprintf(w, "%s\n%s", title, strings.Join(lines, ""))
 	db.Report()
 	return nil
 }
