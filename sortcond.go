@@ -11,7 +11,7 @@ import (
 )
 
 // SortCond is a condition on a sort key stored as a value ([ID], [Str],
-// [Num], [Bin]), built by the methods of its [Side]: the typed condition
+// [Time], [Num], [Bin]), built by the methods of its [Side]: the typed condition
 // of a plain-field sort key (seed 002's begins_with(order_date, prefix) is
 // orderDate.BeginsWith("2024-04")), read with query's SortValue. Its
 // values are encoded by the side itself, as the writes encoded them (an
@@ -53,8 +53,9 @@ func (s Side[V]) Between(lo, hi V) SortCond { return s.cond(keys.OpBetween, lo, 
 
 // BeginsWith selects the items whose sort key starts with prefix: a date
 // prefix ("2024-04") of a sort key of ISO dates stored as strings. It
-// applies to string sides ([Str], [ID]: an [ID] side checks the prefix as
-// an id); a [Num] or [Bin] side keeps an error (DynamoDB compares numbers
+// applies to string sides ([Str]; [ID] checks the prefix as an id, [Time]
+// as the start of a time key: "2024-04", not "2024-4"); a [Num] or [Bin]
+// side keeps an error (DynamoDB compares numbers
 // by value, and a byte prefix is not what begins_with on B means to most
 // readers: use Between). An empty prefix selects everything and is
 // refused.
@@ -63,26 +64,20 @@ func (s Side[V]) BeginsWith(prefix string) SortCond {
 	if c.err = s.valueSort(); c.err != nil {
 		return c
 	}
-	if s.s.attrs[0].Type != types.ScalarAttributeTypeS {
-		c.err = fmt.Errorf("begins_with on %s, a %s attribute: DynamoDB applies it to strings; use Between", s.s.attrs[0].Name, s.s.attrs[0].Type)
-		return c
-	}
 	switch {
+	case s.s.prefix == nil:
+		c.err = fmt.Errorf("begins_with on %s, a %s attribute: DynamoDB applies it to strings; use Between", s.s.attrs[0].Name, s.s.attrs[0].Type)
 	case prefix == "":
 		c.err = errors.New("an empty prefix selects every item: omit the condition")
 	case !utf8.ValidString(prefix):
 		c.err = errors.New("a prefix that is not valid UTF-8: no key DynamoDB stores begins with it")
+	default:
+		if err := s.s.prefix(prefix); err != nil {
+			c.err = fmt.Errorf("prefix %q: %w", prefix, err)
+		}
 	}
 	if c.err != nil {
 		return c
-	}
-	// An ID side checks its values: a prefix is checked as one.
-	v, ok := any(prefix).(V)
-	if ok && s.one != nil {
-		if _, err := s.one(v); err != nil {
-			c.err = fmt.Errorf("prefix %q: %w", prefix, err)
-			return c
-		}
 	}
 	c.lo = &types.AttributeValueMemberS{Value: prefix}
 	return c
@@ -145,7 +140,9 @@ func (c SortCond) Op() keys.Op { return c.op }
 func (c SortCond) Values() (lo, hi types.AttributeValue) { return c.lo, c.hi }
 
 // BuiltFor reports whether c was built from the sort side of pattern id.
-func (c SortCond) BuiltFor(id PatternID) bool { return c.side != nil && id.p != nil && id.p.sk == c.side }
+func (c SortCond) BuiltFor(id PatternID) bool {
+	return c.side != nil && id.p != nil && id.p.sk == c.side
+}
 
 // String describes the condition.
 func (c SortCond) String() string {
