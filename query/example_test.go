@@ -131,7 +131,7 @@ func ExampleOn() {
 	// index: (the table)
 	// key condition: (PK = "CUST#c1") AND (begins_with (SK, "ORDER#"))
 	// forward: true limit: 0 filter: false
-	// sort key condition from another key definition
+	// sort key condition not built from the pattern's sort key
 	// the condition begins_with "ORDER#" is built from ORDER#<id>; the index's sort key holds <enum>#<time>: build it from that key
 }
 
