@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -53,8 +54,13 @@ type side struct {
 	// value every item stores.
 	konst    string
 	constant bool
-	desc     string
-	err      error
+	// prefix checks the prefix of a BeginsWith condition on a side that
+	// stores a string as it is (Str, ID, Time), refusing one that no value
+	// of the side begins with; nil for the sides begins_with does not
+	// apply to.
+	prefix func(string) error
+	desc   string
+	err    error
 }
 
 // attrValue is how one attribute of a side is computed: from which
@@ -151,7 +157,9 @@ func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 // is written, so a query for it finds only what was written that way. For
 // an identifier use [ID], which refuses what an identifier cannot hold.
 func Str(attr string) Side[string] {
-	return plain(StringAttr(attr), func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} })
+	s := plain(StringAttr(attr), func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} })
+	s.s.prefix = func(string) error { return nil } // any string: the query checks it as a key value
+	return s
 }
 
 // ID stores an identifier as it is in the string attribute attr (c_42 is
@@ -175,11 +183,38 @@ func ID(attr string, opts ...func(*keys.IDOptions)) Side[string] {
 	if _, err := codec.Parse("id", keys.DefaultSeparator); errors.Is(err, keys.ErrDefinition) {
 		s.err = err
 	}
+	// The prefix of an id is an id: the same characters.
+	s.prefix = func(p string) error { _, err := codec.Parse(p, keys.DefaultSeparator); return err }
 	return single(s, func(v string) (types.AttributeValue, error) {
 		if _, err := codec.Parse(v, keys.DefaultSeparator); err != nil {
 			return nil, err
 		}
 		return &types.AttributeValueMemberS{Value: v}, nil
+	})
+}
+
+// Time stores a time.Time in the string attribute attr, in
+// [TimeKeyLayout]: UTC, four-digit year, nine fractional digits, so that
+// every value has the same width, DynamoDB's byte order is time order and
+// one instant has one encoding whatever its zone. A year outside
+// 0000..9999 has no such encoding and is refused on every write and query
+// before any request. Bound with [Pattern.Fields] to a time.Time field of
+// T, it stores the field's instant in attr. Its sort conditions compare
+// instants (Between(jul1, sep30)); [Side.BeginsWith] takes a prefix of a
+// TimeKeyLayout value, a date prefix such as "2024-04" (seed 002's
+// begins_with(order_date, prefix)), and refuses one that no value begins
+// with ("2024-4", "2024-13").
+func Time(attr string) Side[time.Time] {
+	s := &side{attrs: []Attribute{StringAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[time.Time]()}, per: asIs}
+	s.describe()
+	s.desc = attr + " = a time in " + TimeKeyLayout
+	s.prefix = timeKeyPrefix
+	return single(s, func(t time.Time) (types.AttributeValue, error) {
+		k, err := FormatTimeKey(t)
+		if err != nil {
+			return nil, err
+		}
+		return &types.AttributeValueMemberS{Value: k}, nil
 	})
 }
 

@@ -1,7 +1,9 @@
 package keyfirst
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -46,4 +48,32 @@ func (e *Entity[T]) timeKeyValue(d derivation[T], av types.AttributeValue) (type
 		return nil, e.itemError(d, ItemKeyType, "", err)
 	}
 	return &types.AttributeValueMemberS{Value: k}, nil
+}
+
+// timeKeyPrefix checks that prefix begins some value of [TimeKeyLayout]
+// ("2024-04" does, "2024-4" and "2024-13" do not): the field the prefix
+// ends in is completed with each of its possible digits, the rest with the
+// earliest value's, until one completion parses.
+func timeKeyPrefix(prefix string) error {
+	const earliest = "0000-01-01T00:00:00.000000000Z"
+	if len(prefix) > len(earliest) {
+		return fmt.Errorf("prefix %q is longer than a time key (%d bytes, %s)", prefix, len(earliest), TimeKeyLayout)
+	}
+	missing := 0 // the digits still missing from the field the prefix ends in
+	if last := prefix[len(prefix)-1]; last >= '0' && last <= '9' {
+		for i := len(prefix); i < 19 && earliest[i] >= '0' && earliest[i] <= '9'; i++ {
+			missing++
+		}
+	}
+	n := 1
+	for range missing {
+		n *= 10
+	}
+	for d := range n {
+		fill := fmt.Sprintf("%0*d", missing, d)[:missing]
+		if _, err := time.Parse(TimeKeyLayout, prefix+fill+earliest[len(prefix)+missing:]); err == nil {
+			return nil
+		}
+	}
+	return errors.New("no time key begins with it: a time key is " + strings.Replace(TimeKeyLayout, "2006", "YYYY", 1) + ", every field at its full width (2024-04, not 2024-4)")
 }

@@ -146,6 +146,13 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	if terms, err = q.constTerm(f, ks, terms); err != nil {
 		return nil, err
 	}
+	if q.sort.kind == sortValue {
+		// Another side's condition is named as such, before its attribute
+		// is compared with the index's.
+		if err := q.checkValueCond(f); err != nil {
+			return nil, err
+		}
+	}
 	if terms, err = q.sort.terms(f, ks, terms); err != nil {
 		return nil, err
 	}
@@ -225,7 +232,13 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 	if len(ks.SortKey) == 0 {
 		return nil, f.fail("", ProblemSortKey, "the index has no sort key: drop the condition", nil)
 	}
-	if s.kind == sortAttr {
+	switch s.kind {
+	case sortAttr:
+		return s.attrTerms(f, ks, out)
+	case sortValue:
+		if s.err != nil {
+			return nil, f.fail(s.attr.attr, ProblemSortKey, "the sort condition could not be built", s.err)
+		}
 		return s.attrTerms(f, ks, out)
 	}
 	if s.err != nil {

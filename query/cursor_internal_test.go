@@ -27,7 +27,8 @@ var (
 	ownerPK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("O"))
 	thingSK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("T"))
 	thingByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", thingSK))
-	thingByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
+	thingRank   = keyfirst.Num[int]("Rank")
+	thingByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), thingRank)
 )
 
 // thingPlan is the plan of a query of owner's things by rank, on a GSI
@@ -43,7 +44,7 @@ func thingPlan(t testing.TB, owner string, optFns ...func(*keyfirst.Options)) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := On(e, thingByRank, owner, optFns...).SortAttr(Attr("Rank").Ge(N(0)))
+	q := On(e, thingByRank, owner, optFns...).SortValue(thingRank.Ge(0))
 	p, err := q.plan(nil)
 	if err != nil {
 		t.Fatal(err)

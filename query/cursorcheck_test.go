@@ -41,10 +41,13 @@ var (
 	regionGame = keys.NewKey2(keys.ID[string](), keys.ID[string]())
 
 	scoreByID       = keyfirst.OnTable(keyfirst.Composite("PK", playerPK), keyfirst.Composite("SK", gameSK))
-	scoreByPoints   = keyfirst.OnIndex("ByPoints", keyfirst.Str("Player"), keyfirst.Num[int]("Points"))
-	scoreByBadge    = keyfirst.OnIndex("ByBadge", keyfirst.Str("Player"), keyfirst.Bin("Badge"))
+	scorePoints     = keyfirst.Num[int]("Points")
+	scoreByPoints   = keyfirst.OnIndex("ByPoints", keyfirst.Str("Player"), scorePoints)
+	scoreBadge      = keyfirst.Bin("Badge")
+	scoreByBadge    = keyfirst.OnIndex("ByBadge", keyfirst.Str("Player"), scoreBadge)
 	scoreByRegion   = keyfirst.OnIndex("ByRegionGame", keyfirst.Str("Player"), keyfirst.Native(regionGame, "NRegion", "NGame"))
-	scoreByPointsLS = keyfirst.OnIndex("ByPointsLocal", keyfirst.Composite("PK", playerPK), keyfirst.Num[int]("Points"))
+	scorePointsLS   = keyfirst.Num[int]("Points")
+	scoreByPointsLS = keyfirst.OnIndex("ByPointsLocal", keyfirst.Composite("PK", playerPK), scorePointsLS)
 )
 
 // newScores is the scoreboard's table and entity, named name.
@@ -141,7 +144,7 @@ func TestForgedIsGenuine(t *testing.T) {
 	noErr(t, err)
 	for _, q := range []query.Query[Score]{
 		query.On(scores, scoreByID, "ann"),
-		query.On(scores, scoreByPoints, "ann").SortAttr(query.Attr("Points").Ge(query.N(0))).Desc(),
+		query.On(scores, scoreByPoints, "ann").SortValue(scorePoints.Ge(0)).Desc(),
 		query.On(scores, scoreByRegion, "ann"),
 	} {
 		page, err := q.Limit(1).Page(context.Background(), &canned{items: []map[string]types.AttributeValue{it}, last: it})
@@ -202,32 +205,32 @@ func condCases(scores *keyfirst.Entity[Score]) []condCase {
 		{"S BETWEEN", table.Sort(r.Between("f", "p")), "", sk("GAME#f", "GAME#k", "GAME#p"), sk("GAME#e", "GAME#pa", "GAME#q")},
 		{"S begins_with", table.Sort(r.BeginsWith()), "", sk("GAME#m", "GAME#"), sk("GAMF#m", "GAM", "FAME#m")},
 		// N: by value, whatever the form.
-		{"N =", points.SortAttr(query.Attr("Points").Eq(query.N(7))), "ByPoints",
+		{"N =", points.SortValue(scorePoints.Eq(7)), "ByPoints",
 			attr("Points", nv("7"), nv("7.0"), nv("70e-1")), attr("Points", nv("6"), nv("8"), nv("7.000001"))},
-		{"N <", points.SortAttr(query.Attr("Points").Lt(query.N(7))), "ByPoints",
+		{"N <", points.SortValue(scorePoints.Lt(7)), "ByPoints",
 			attr("Points", nv("6.99"), nv("-1e3")), attr("Points", nv("7"), nv("8"))},
-		{"N <=", points.SortAttr(query.Attr("Points").Le(query.N(7))), "ByPoints",
+		{"N <=", points.SortValue(scorePoints.Le(7)), "ByPoints",
 			attr("Points", nv("7"), nv("-7")), attr("Points", nv("7.0001"), nv("1e2"))},
-		{"N >", points.SortAttr(query.Attr("Points").Gt(query.N(7))), "ByPoints",
+		{"N >", points.SortValue(scorePoints.Gt(7)), "ByPoints",
 			attr("Points", nv("7.5"), nv("1e10")), attr("Points", nv("7"), nv("-8"))},
-		{"N >=", points.SortAttr(query.Attr("Points").Ge(query.N(7))), "ByPoints",
+		{"N >=", points.SortValue(scorePoints.Ge(7)), "ByPoints",
 			attr("Points", nv("7"), nv("70")), attr("Points", nv("6.999"), nv("-7"))},
-		{"N BETWEEN", points.SortAttr(query.Attr("Points").Between(query.N(-5), query.N(5))), "ByPoints",
+		{"N BETWEEN", points.SortValue(scorePoints.Between(-5, 5)), "ByPoints",
 			attr("Points", nv("-5"), nv("0"), nv("5")), attr("Points", nv("-5.1"), nv("5.01"), nv("50"))},
-		{"N > on an LSI", local.SortAttr(query.Attr("Points").Gt(query.N(7))), "ByPointsLocal",
+		{"N > on an LSI", local.SortValue(scorePointsLS.Gt(7)), "ByPointsLocal",
 			attr("Points", nv("8")), attr("Points", nv("7"), nv("0"))},
 		// B: by bytes.
-		{"B =", badge.SortAttr(query.Attr("Badge").Eq(query.B([]byte{1, 2}))), "ByBadge",
+		{"B =", badge.SortValue(scoreBadge.Eq([]byte{1, 2})), "ByBadge",
 			attr("Badge", bv(1, 2)), attr("Badge", bv(1), bv(1, 2, 0), bv(2))},
-		{"B <", badge.SortAttr(query.Attr("Badge").Lt(query.B([]byte{5}))), "ByBadge",
+		{"B <", badge.SortValue(scoreBadge.Lt([]byte{5})), "ByBadge",
 			attr("Badge", bv(4, 255), bv(0)), attr("Badge", bv(5), bv(5, 0), bv(6))},
-		{"B <=", badge.SortAttr(query.Attr("Badge").Le(query.B([]byte{5}))), "ByBadge",
+		{"B <=", badge.SortValue(scoreBadge.Le([]byte{5})), "ByBadge",
 			attr("Badge", bv(5), bv(1)), attr("Badge", bv(5, 0), bv(255))},
-		{"B >", badge.SortAttr(query.Attr("Badge").Gt(query.B([]byte{5}))), "ByBadge",
+		{"B >", badge.SortValue(scoreBadge.Gt([]byte{5})), "ByBadge",
 			attr("Badge", bv(5, 0), bv(6)), attr("Badge", bv(5), bv(4, 255))},
-		{"B >=", badge.SortAttr(query.Attr("Badge").Ge(query.B([]byte{5}))), "ByBadge",
+		{"B >=", badge.SortValue(scoreBadge.Ge([]byte{5})), "ByBadge",
 			attr("Badge", bv(5), bv(200)), attr("Badge", bv(4, 255), bv(0))},
-		{"B BETWEEN", badge.SortAttr(query.Attr("Badge").Between(query.B([]byte{2}), query.B([]byte{8}))), "ByBadge",
+		{"B BETWEEN", badge.SortValue(scoreBadge.Between([]byte{2}, []byte{8})), "ByBadge",
 			attr("Badge", bv(2), bv(5, 5), bv(8)), attr("Badge", bv(1, 255), bv(8, 0), bv(9))},
 		// Native: equality on the leading attribute, a condition on the
 		// next, each checked.
@@ -433,7 +436,7 @@ func TestCursorOneForm(t *testing.T) {
 // the key a cursor holds, checked; neither sends a request.
 func TestCheckKeyAndResumeKey(t *testing.T) {
 	_, scores := newScores(t, "scores")
-	q := query.On(scores, scoreByPoints, "ann").SortAttr(query.Attr("Points").Ge(query.N(0)))
+	q := query.On(scores, scoreByPoints, "ann").SortValue(scorePoints.Ge(0))
 	inside, outside := keyIn("ByPoints", nil), keyIn("ByPoints", map[string]types.AttributeValue{"Points": nv("-1")})
 	var qe *query.Error
 	if err := q.CheckKey(inside); err != nil {

@@ -44,7 +44,7 @@ func TestCursorsResumeEveryCondition(t *testing.T) {
 	badge := query.On(scores, scoreByBadge, "ann")
 	region := query.On(scores, scoreByRegion, "ann")
 	r := gameSK.Range()
-	b := func(v byte) query.Value { return query.B([]byte{v}) }
+	b := func(v byte) []byte { return []byte{v} }
 	cases := []struct {
 		name string
 		q    query.Query[Score]
@@ -58,19 +58,19 @@ func TestCursorsResumeEveryCondition(t *testing.T) {
 		{"S BETWEEN", table1.Sort(r.Between("g05", "g15")), func(s Score) bool { return s.Game >= "g05" && s.Game <= "g15" }},
 		{"S begins_with", table1.Sort(r.BeginsWith()), func(Score) bool { return true }},
 		{"S none", table1, func(Score) bool { return true }},
-		{"N =", points.SortAttr(query.Attr("Points").Eq(query.N(0))), func(s Score) bool { return s.Points == 0 }},
-		{"N <", points.SortAttr(query.Attr("Points").Lt(query.N(0))), func(s Score) bool { return s.Points < 0 }},
-		{"N <=", points.SortAttr(query.Attr("Points").Le(query.N(0))), func(s Score) bool { return s.Points <= 0 }},
-		{"N >", points.SortAttr(query.Attr("Points").Gt(query.N(2))), func(s Score) bool { return s.Points > 2 }},
-		{"N >=", points.SortAttr(query.Attr("Points").Ge(query.N(2))), func(s Score) bool { return s.Points >= 2 }},
-		{"N BETWEEN", points.SortAttr(query.Attr("Points").Between(query.N(-2), query.N(3))), func(s Score) bool { return s.Points >= -2 && s.Points <= 3 }},
-		{"N > on an LSI", local.SortAttr(query.Attr("Points").Gt(query.N(0))), func(s Score) bool { return s.Points > 0 }},
-		{"B =", badge.SortAttr(query.Attr("Badge").Eq(b(2))), func(s Score) bool { return s.Badge[0] == 2 }},
-		{"B <", badge.SortAttr(query.Attr("Badge").Lt(b(2))), func(s Score) bool { return s.Badge[0] < 2 }},
-		{"B <=", badge.SortAttr(query.Attr("Badge").Le(b(2))), func(s Score) bool { return s.Badge[0] <= 2 }},
-		{"B >", badge.SortAttr(query.Attr("Badge").Gt(b(2))), func(s Score) bool { return s.Badge[0] > 2 }},
-		{"B >=", badge.SortAttr(query.Attr("Badge").Ge(b(2))), func(s Score) bool { return s.Badge[0] >= 2 }},
-		{"B BETWEEN", badge.SortAttr(query.Attr("Badge").Between(b(1), b(3))), func(s Score) bool { return s.Badge[0] >= 1 && s.Badge[0] <= 3 }},
+		{"N =", points.SortValue(scorePoints.Eq(0)), func(s Score) bool { return s.Points == 0 }},
+		{"N <", points.SortValue(scorePoints.Lt(0)), func(s Score) bool { return s.Points < 0 }},
+		{"N <=", points.SortValue(scorePoints.Le(0)), func(s Score) bool { return s.Points <= 0 }},
+		{"N >", points.SortValue(scorePoints.Gt(2)), func(s Score) bool { return s.Points > 2 }},
+		{"N >=", points.SortValue(scorePoints.Ge(2)), func(s Score) bool { return s.Points >= 2 }},
+		{"N BETWEEN", points.SortValue(scorePoints.Between(-2, 3)), func(s Score) bool { return s.Points >= -2 && s.Points <= 3 }},
+		{"N > on an LSI", local.SortValue(scorePointsLS.Gt(0)), func(s Score) bool { return s.Points > 0 }},
+		{"B =", badge.SortValue(scoreBadge.Eq(b(2))), func(s Score) bool { return s.Badge[0] == 2 }},
+		{"B <", badge.SortValue(scoreBadge.Lt(b(2))), func(s Score) bool { return s.Badge[0] < 2 }},
+		{"B <=", badge.SortValue(scoreBadge.Le(b(2))), func(s Score) bool { return s.Badge[0] <= 2 }},
+		{"B >", badge.SortValue(scoreBadge.Gt(b(2))), func(s Score) bool { return s.Badge[0] > 2 }},
+		{"B >=", badge.SortValue(scoreBadge.Ge(b(2))), func(s Score) bool { return s.Badge[0] >= 2 }},
+		{"B BETWEEN", badge.SortValue(scoreBadge.Between(b(1), b(3))), func(s Score) bool { return s.Badge[0] >= 1 && s.Badge[0] <= 3 }},
 		{"native =", region.Sort(regionGame.With1("eu").Eq("g04")), func(s Score) bool { return s.Region == "eu" && s.Game == "g04" }},
 		{"native <", region.Sort(regionGame.With1("eu").Lt("g10")), func(s Score) bool { return s.Region == "eu" && s.Game < "g10" }},
 		{"native <=", region.Sort(regionGame.With1("eu").Le("g10")), func(s Score) bool { return s.Region == "eu" && s.Game <= "g10" }},

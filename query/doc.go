@@ -34,13 +34,25 @@
 // (CANCELLED#2019-07-01T00:00:00.000000); on a native multi-attribute key
 // (up to four attributes) the same condition applies attribute by
 // attribute, equality on the leading ones and one comparison on the next,
-// as DynamoDB requires. For a sort key that is not a keys composite, a
-// Number or a plain string, [Query.SortAttr] takes an [AttrCond] built
+// as DynamoDB requires. A sort key stored as a value ([keyfirst.Str],
+// [keyfirst.ID], [keyfirst.Num], [keyfirst.Bin]) takes, with
+// [Query.SortValue], the typed condition its own side builds, its values
+// encoded and checked as the writes did:
+//
+//	orderID := keyfirst.ID("OrderId")
+//	byOrderID := keyfirst.OnTable(keyfirst.ID("CustomerId"), orderID)
+//	q := query.On(orders, byOrderID, "c1").SortValue(orderID.Between("o100", "o199"))
+//
+// A condition of another side (even of the same attribute name) is
+// refused before any request ([ProblemForeignCondition]). The first
+// attribute of a tuple sort key ([keyfirst.Tuple2] .. Tuple4), and a
+// collection's sort key, take with [Query.SortAttr] an [AttrCond] built
 // with [Attr]: =, <, <=, >, >=, BETWEEN and begins_with, nothing else. In
 // an entity's query of a pattern whose sort key holds keys of a
-// definition ([On]) a raw condition is refused too
-// ([ProblemForeignCondition]): its value is not checked against the key's
-// segments, so a misspelt begins_with("CANCELED#") would find nothing.
+// definition or a value ([On]) a raw condition is refused
+// ([ProblemForeignCondition]): its value is not checked as the writes
+// checked theirs, so a misspelt begins_with("CANCELED#") would find
+// nothing.
 // [Query.Desc] reads newest first at the same cost; [Query.ConsistentRead]
 // (not on a GSI) and [Query.After] complete it.
 //

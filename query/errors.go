@@ -60,7 +60,7 @@ const (
 	ProblemClient                              // a nil client
 	ProblemSource                              // a query not started from On, CollectionOn or ScanOn, or from a nil entity or table
 	ProblemPattern                             // a pattern the entity or table does not bind, or that carries an error
-	ProblemForeignCondition                    // a sort key condition built from a key definition that the index's sort key does not hold, or a raw one (SortAttr) on an entity's pattern whose sort key holds keys of a definition
+	ProblemForeignCondition                    // a sort key condition built from another key definition or Side than the pattern's sort key, or a raw one (SortAttr) where a typed condition exists
 )
 
 var problemText = [...]string{
@@ -79,7 +79,7 @@ var problemText = [...]string{
 	ProblemClient:           "client",
 	ProblemSource:           "no entity or table",
 	ProblemPattern:          "access pattern",
-	ProblemForeignCondition: "sort key condition from another key definition",
+	ProblemForeignCondition: "sort key condition not built from the pattern's sort key",
 }
 
 // String describes the problem.

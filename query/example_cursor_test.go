@@ -21,11 +21,12 @@ func ExampleQuery_CheckKey() {
 		Score int    `dynamodbav:"Score"`
 	}
 	byName := keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("PLAYER"))), keyfirst.NoSort())
-	byScore := keyfirst.OnIndex("ByScore", keyfirst.Str("Board"), keyfirst.Num[int]("Score"))
+	score := keyfirst.Num[int]("Score")
+	byScore := keyfirst.OnIndex("ByScore", keyfirst.Str("Board"), score)
 	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "games", Key: byName, GSIs: []keyfirst.Index{byScore.Index()}}))
 	players := keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[player]{Type: "PLAYER",
 		Keys: []keyfirst.Binding{byName.Fields("Name"), byScore.Fields("Board", "Score")}}))
-	q := query.On(players, byScore, "daily").SortAttr(query.Attr("Score").Ge(query.N(5)))
+	q := query.On(players, byScore, "daily").SortValue(score.Ge(5))
 	key := func(score string) map[string]types.AttributeValue {
 		return map[string]types.AttributeValue{
 			"PK":    &types.AttributeValueMemberS{Value: "PLAYER#ann"},

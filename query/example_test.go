@@ -131,7 +131,7 @@ func ExampleOn() {
 	// index: (the table)
 	// key condition: (PK = "CUST#c1") AND (begins_with (SK, "ORDER#"))
 	// forward: true limit: 0 filter: false
-	// sort key condition from another key definition
+	// sort key condition not built from the pattern's sort key
 	// the condition begins_with "ORDER#" is built from ORDER#<id>; the index's sort key holds <enum>#<time>: build it from that key
 }
 
@@ -151,21 +151,45 @@ func ExampleQuery_ConsistentRead() {
 	// a GSI is eventually consistent only: drop ConsistentRead, or read the table or an LSI
 }
 
-// Seed 004: a sort key that is not a keys composite takes a raw condition,
-// with the seven legal verbs only; Desc reads it backwards.
+// Seed 004: a sort key stored as a value (a plain string here) takes the
+// typed condition of its own side, with the seven legal verbs only; Desc
+// reads it backwards. A raw condition on it is refused before any request.
+func ExampleQuery_SortValue() {
+	type Role struct{ Actor, Movie, Character string }
+	movie := keyfirst.Str("Movie")
+	moviesOf := keyfirst.OnTable(keyfirst.Str("Actor"), movie)
+	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", Key: moviesOf})
+	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{Type: "ROLE", Keys: []keyfirst.Binding{moviesOf.Fields("Actor", "Movie")}})
+	hanks := query.On(roles, moviesOf, "Tom Hanks")
+	_, err := hanks.SortValue(movie.BeginsWith("Toy Story")).Desc().Page(context.Background(), printer{})
+	fmt.Println(err)
+	_, err = hanks.SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).Page(context.Background(), printer{})
+	var qe *query.Error
+	fmt.Println(errors.As(err, &qe) && qe.Problem == query.ProblemForeignCondition)
+	// Output:
+	// index: (the table)
+	// key condition: (Actor = "Tom Hanks") AND (begins_with (Movie, "Toy Story"))
+	// forward: false limit: 0 filter: false
+	// <nil>
+	// true
+}
+
+// A collection reads the item collections of several patterns, whose
+// sort keys no one side describes: its condition is raw, on the index's
+// sort key attribute, with the seven legal verbs only.
 func ExampleAttr() {
 	type Role struct{ Actor, Movie, Character string }
 	moviesOf := keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
 	table, _ := keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", Key: moviesOf})
-	roles, _ := keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{Type: "ROLE", Keys: []keyfirst.Binding{moviesOf.Fields("Actor", "Movie")}})
-	_, err := query.On(roles, moviesOf, "Tom Hanks").
-		SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).Desc().
+	_, _ = keyfirst.NewEntity(table, keyfirst.EntitySpec[Role]{Type: "ROLE", Keys: []keyfirst.Binding{moviesOf.Fields("Actor", "Movie")}})
+	_, err := query.CollectionOn(table, moviesOf, "Tom Hanks").
+		SortAttr(query.Attr("Movie").BeginsWith("Toy Story")).
 		Page(context.Background(), printer{})
 	fmt.Println(err)
 	// Output:
 	// index: (the table)
 	// key condition: (Actor = "Tom Hanks") AND (begins_with (Movie, "Toy Story"))
-	// forward: false limit: 0 filter: false
+	// forward: true limit: 0 filter: false
 	// <nil>
 }
 

@@ -26,7 +26,8 @@ type episode struct {
 func TestTableKeyFieldsReadBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	byShow := keyfirst.OnTable(keyfirst.Str("Show"), keyfirst.Num[int]("Number"))
+	number := keyfirst.Num[int]("Number")
+	byShow := keyfirst.OnTable(keyfirst.Str("Show"), number)
 	byNumber := keyfirst.OnIndex("ByNumber", keyfirst.Num[int]("Number"), keyfirst.Str("Show"))
 	byTitle := keyfirst.OnIndex("ByTitle", keyfirst.Str("Title"), keyfirst.NoSort())
 	numberIndex, titleIndex := byNumber.Index(), byTitle.Index()
@@ -57,7 +58,7 @@ func TestTableKeyFieldsReadBack(t *testing.T) {
 		want []episode
 	}{
 		{"the table, by number", query.On(episodes, byShow, "Columbo"), all[:3]},
-		{"the table, a sort condition", query.On(episodes, byShow, "Columbo").SortAttr(query.Attr("Number").Gt(query.N(2))), all[2:3]},
+		{"the table, a sort condition", query.On(episodes, byShow, "Columbo").SortValue(number.Gt(2)), all[2:3]},
 		{"the inverted GSI", query.On(episodes, byNumber, 1), []episode{all[0], all[3]}},
 		{"an INCLUDE GSI", query.On(episodes, byTitle, "Etude in Black"), all[2:3]},
 	} {

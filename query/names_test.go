@@ -33,7 +33,8 @@ func TestAttributeNamesInQueries(t *testing.T) {
 	t.Parallel()
 	oddKey := keys.NewKey1(keys.ID[string](), keys.WithPrefix("ODD"))
 	byID := keyfirst.OnTable(keyfirst.Composite("p[0]", oddKey), keyfirst.Composite("s.k", oddKey))
-	byGroup := keyfirst.OnIndex("by-group", keyfirst.Str("g%5B"), keyfirst.Str("o.d[1]"))
+	order := keyfirst.Str("o.d[1]")
+	byGroup := keyfirst.OnIndex("by-group", keyfirst.Str("g%5B"), order)
 	included := byGroup.Index()
 	included.Projection = keyfirst.Include("odd[0]")
 	table, err := keyfirst.NewTable(keyfirst.TableSpec{Name: "odd", Key: byID, GSIs: []keyfirst.Index{included}})
@@ -56,7 +57,7 @@ func TestAttributeNamesInQueries(t *testing.T) {
 		t.Fatalf("table query: %+v", got)
 	}
 	views, err := query.View[OddView](query.On(odds, byGroup, "g").
-		SortAttr(query.Attr("o.d[1]").Ge(query.S("b")))).Collect(ctx, client)
+		SortValue(order.Ge("b"))).Collect(ctx, client)
 	noErr(t, err)
 	if len(views) != 1 || views[0] != (OddView{Order: "b", First: "x2"}) {
 		t.Fatalf("index view: %+v", views)

@@ -211,12 +211,32 @@ func sameShape(defs, allowed []keys.DefID) (string, bool) {
 // as given: its index may hold, beside the patterns' keys, values that no
 // pattern describes.
 func (s *spec) checkRaw(f failer) error {
-	if s.from.collection || s.from.sortDef.IsZero() {
+	if s.from.collection {
+		return nil
+	}
+	if s.from.pattern.ValueSort() {
+		return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(
+			"a raw condition on the sort key of pattern %s, which stores a value: build the condition from the pattern's sort side (Side.Eq, Between, BeginsWith, ...) and pass it to SortValue, "+
+				"which encodes and checks its values as the writes did", s.from.pattern), nil)
+	}
+	if s.from.sortDef.IsZero() {
 		return nil
 	}
 	return f.fail(s.sort.attr.attr, ProblemForeignCondition, fmt.Sprintf(
 		"a raw condition on a sort key that holds keys of %s: a raw value is not checked against the key's segments, so a misspelt one finds nothing; "+
 			"build the condition from that key with Sort", s.from.sortDef), nil)
+}
+
+// checkValueCond refuses a typed condition built from another side than
+// the pattern's sort side (a collection checks its attribute only, as
+// its index holds the sort keys of several patterns).
+func (s *spec) checkValueCond(f failer) error {
+	c := s.sort.value
+	if c.Err() != nil || s.from.collection || c.BuiltFor(s.from.pattern) {
+		return nil
+	}
+	return f.fail(c.Attr(), ProblemForeignCondition, fmt.Sprintf(
+		"the condition %s is built from another side than the sort key of pattern %s: build it from the side the pattern was declared with", c, s.from.pattern), nil)
 }
 
 func describeDefs(defs []keys.DefID) string {

@@ -74,8 +74,11 @@ type source[T any] struct {
 type sortSpec struct {
 	kind sortKind
 	cond keys.Cond
-	attr *AttrCond // set for sortAttr
-	err  error
+	attr *AttrCond // set for sortAttr and sortValue
+	// value is the typed condition of a sort key stored as a value
+	// (sortValue), which attr restates for the term builder.
+	value *keyfirst.SortCond
+	err   error
 }
 
 type sortKind uint8
@@ -84,6 +87,7 @@ const (
 	sortNone sortKind = iota
 	sortCond
 	sortAttr
+	sortValue
 )
 
 // of starts an entity read of e, for [On]: every item it returns is
@@ -127,12 +131,34 @@ func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
 	return q
 }
 
-// SortAttr sets a raw condition on one sort key attribute, for a sort key
-// that is not a keys composite (see [Attr]); on a query of [On] whose
-// pattern's sort key holds keys of a definition it is refused
-// ([ProblemForeignCondition]). On a
-// multi-attribute sort key only the first attribute takes a raw
-// condition. SortAttr replaces any previous sort key condition.
+// SortValue sets the sort key condition to c, the typed condition of a
+// sort key stored as a value ([keyfirst.ID], [keyfirst.Str],
+// [keyfirst.Num], [keyfirst.Bin]) built by the pattern's own sort side:
+//
+//	orderDate := keyfirst.Str("order_date")
+//	openByDate := keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), orderDate)
+//	q.SortValue(orderDate.BeginsWith("2024-04"))
+//
+// A condition built from another side, even of the same attribute name,
+// is refused before any request ([ProblemForeignCondition]); on a
+// collection ([CollectionOn]) it must compare the index's sort key
+// attribute. A condition that could not be built returns its error
+// ([ProblemSortKey]). SortValue replaces any previous sort key condition.
+func (q Query[T]) SortValue(c keyfirst.SortCond) Query[T] {
+	lo, hi := c.Values()
+	q.sort = sortSpec{kind: sortValue, value: &c, err: c.Err(),
+		attr: &AttrCond{attr: c.Attr(), op: c.Op(), lo: Value{av: lo}, hi: Value{av: hi}}}
+	return q
+}
+
+// SortAttr sets a raw condition on the first attribute of a tuple sort key
+// ([keyfirst.Tuple2] .. Tuple4), the one sort key no typed condition
+// describes whole (see [Attr]). On a query whose pattern's sort key holds
+// keys of a definition (use [Query.Sort]) or is stored as a value (use
+// [Query.SortValue]) it is refused ([ProblemForeignCondition]): a raw
+// value is not checked as the writes checked theirs, and an attribute
+// name can be misspelt. SortAttr replaces any previous sort key
+// condition.
 func (q Query[T]) SortAttr(c AttrCond) Query[T] {
 	q.sort = sortSpec{kind: sortAttr, attr: &c}
 	return q

@@ -46,11 +46,14 @@ var (
 	abc          = keys.NewKey3(keys.ID[string](), keys.ID[string](), keys.ID[string]())
 	widgetSK     = keys.NewKey1(keys.ID[string](), keys.WithPrefix("W"))
 	widgetByName = keyfirst.OnTable(keyfirst.Composite("PK", ownerPK), keyfirst.Composite("SK", widgetSK))
-	widgetByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), keyfirst.Num[int]("Rank"))
-	widgetByBlob = keyfirst.OnIndex("ByBlob", keyfirst.Str("Owner"), keyfirst.Bin("Blob"))
+	widgetRank   = keyfirst.Num[int]("Rank")
+	widgetByRank = keyfirst.OnIndex("ByRank", keyfirst.Str("Owner"), widgetRank)
+	widgetBlob   = keyfirst.Bin("Blob")
+	widgetByBlob = keyfirst.OnIndex("ByBlob", keyfirst.Str("Owner"), widgetBlob)
 	widgetNative = keyfirst.OnIndex("Native", keyfirst.Str("Owner"), keyfirst.Native(abc, "NA", "NB", "NC"))
 	widgetByTwo  = keyfirst.OnIndex("ByTwo", keyfirst.Tuple2(keyfirst.Str("Owner"), keyfirst.Num[int]("Rank")), keyfirst.Composite("SK", widgetSK))
-	widgetKeysOf = keyfirst.OnIndex("Keys", keyfirst.Str("Owner"), keyfirst.Str("Name"))
+	widgetName   = keyfirst.Str("Name")
+	widgetKeysOf = keyfirst.OnIndex("Keys", keyfirst.Str("Owner"), widgetName)
 )
 
 func widgetTable(t testing.TB) (*keyfirst.Table, *keyfirst.Entity[widget]) {
@@ -86,10 +89,10 @@ func widgetQueries(t *testing.T, e *keyfirst.Entity[widget], owner string, check
 		"table begins_with":  table.Sort(widgetSK.Range().BeginsWith()),
 		"table between desc": table.Sort(widgetSK.Range().Between("a", "m")).Desc().ConsistentRead(),
 		"table lt":           table.Sort(widgetSK.Range().Lt("m")).ConsistentRead(),
-		"rank eq":            byRank.SortAttr(Attr("Rank").Eq(N(3))),
-		"rank le":            byRank.SortAttr(Attr("Rank").Le(N(-1.5))),
-		"rank between":       byRank.SortAttr(Attr("Rank").Between(N(1), N(9))),
-		"blob gt":            On(e, widgetByBlob, owner).SortAttr(Attr("Blob").Gt(B([]byte{0, 1}))),
+		"rank eq":            byRank.SortValue(widgetRank.Eq(3)),
+		"rank le":            byRank.SortValue(widgetRank.Le(-2)),
+		"rank between":       byRank.SortValue(widgetRank.Between(1, 9)),
+		"blob gt":            On(e, widgetByBlob, owner).SortValue(widgetBlob.Gt([]byte{0, 1})),
 		"native 1 eq":        native.Sort(abc.Range().Eq("x")),
 		"native 2 eq":        native.Sort(abc.With1("x").Eq("y")),
 		"native 3 eq":        native.Sort(abc.With2("x", "y").Eq("z")),
@@ -100,7 +103,7 @@ func widgetQueries(t *testing.T, e *keyfirst.Entity[widget], owner string, check
 	} {
 		check(t, name, q)
 	}
-	view(t, "view keys", View[widgetKeys](On(e, widgetKeysOf, owner).SortAttr(Attr("Name").Lt(S("n")))))
+	view(t, "view keys", View[widgetKeys](On(e, widgetKeysOf, owner).SortValue(widgetName.Lt("n"))))
 }
 
 // oldInput builds q's request as every call used to: the expression
@@ -184,12 +187,12 @@ func planOf[T any](q Query[T]) (*plan, error) { return q.plan(nil) }
 func TestShapeShared(t *testing.T) {
 	t.Parallel()
 	_, e := widgetTable(t)
-	a, err := planOf(On(e, widgetByRank, "ann").SortAttr(Attr("Rank").Between(N(1), N(9))))
+	a, err := planOf(On(e, widgetByRank, "ann").SortValue(widgetRank.Between(1, 9)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Another query value of the same shape, from another On.
-	b, err := planOf(On(e, widgetByRank, "bob").SortAttr(Attr("Rank").Between(N(2), N(3))))
+	b, err := planOf(On(e, widgetByRank, "bob").SortValue(widgetRank.Between(2, 3)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,13 +353,13 @@ func TestBindingPerCall(t *testing.T) {
 		name string
 		q    Query[widget]
 	}{
-		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
-		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
-		{"1..9 desc", byRank.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc()},
-		{"1..8", byRank.SortAttr(Attr("Rank").Between(N(1), N(8)))},
-		{"1.5..8", byRank.SortAttr(Attr("Rank").Between(N(1.5), N(8)))},
-		{"1..9", byRank.SortAttr(Attr("Rank").Between(N(1), N(9)))},
-		{"2..9", byRank.SortAttr(Attr("Rank").Between(N(2), N(9)))},
+		{"1..9", byRank.SortValue(widgetRank.Between(1, 9))},
+		{"1..9", byRank.SortValue(widgetRank.Between(1, 9))},
+		{"1..9 desc", byRank.SortValue(widgetRank.Between(1, 9)).Desc()},
+		{"1..8", byRank.SortValue(widgetRank.Between(1, 8))},
+		{"3..8", byRank.SortValue(widgetRank.Between(3, 8))},
+		{"1..9", byRank.SortValue(widgetRank.Between(1, 9))},
+		{"2..9", byRank.SortValue(widgetRank.Between(2, 9))},
 	} {
 		p, err := c.q.plan(nil)
 		if err != nil {
@@ -386,7 +389,7 @@ func TestCursorFormatUnchanged(t *testing.T) {
 	const body = "eyJ2IjoxLCJiIjoiRFFIb3ZzOGdzbXBLS3VKVHNBd0FaVDlkIiwiayI6W3sibiI6Ik93bmVyIiwidCI6IlMiLCJzIjoiYW5uIn0seyJuIjoiUEsiLCJ0IjoiUyIsInMiOiJPI2FubiJ9LHsibiI6IlJhbmsiLCJ0IjoiTiIsInMiOiI3In0seyJuIjoiU0siLCJ0IjoiUyIsInMiOiJUI3gifV19"
 	p, q := thingPlan(t, "ann")
 	signed, _ := thingPlan(t, "ann", keyfirst.WithCursorKey([]byte(strings.Repeat("k", 32))))
-	between, err := planOf(q.SortAttr(Attr("Rank").Between(N(1), N(9))).Desc())
+	between, err := planOf(q.SortValue(thingRank.Between(1, 9)).Desc())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,8 +124,8 @@ func (emptyShards) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamod
 // before the place. The cursors the read made, and a position older than
 // the one the read wrote, are accepted.
 func TestShardCursorEditsRefused(t *testing.T) {
-	ge := query.Attr("spread_sk").Ge(query.S("B1"))
-	r := shard.Query(mergeItems, spreadShards).SortAttr(ge)
+	ge := spreadSK.Ge("B1")
+	r := shard.Query(mergeItems, spreadShards).SortValue(ge)
 	run := []Item{{ID: "i-1", Bucket: "B3", Shard: 3}, {ID: "i-2", Bucket: "B4", Shard: 3}, {ID: "i-3", Bucket: "B5", Shard: 3}, {ID: "i-4", Bucket: "B6", Shard: 3}, {ID: "i-5", Bucket: "B7", Shard: 3}}
 	// cN is the cursor after N items: its place is at item N, its
 	// position on S#3 after item N-1.
@@ -143,7 +143,7 @@ func TestShardCursorEditsRefused(t *testing.T) {
 	items12 := keyfirst.Must(keyfirst.NewEntity(keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: mergeTable.Name(), Key: orderByID,
 		GSIs: []keyfirst.Index{spreadIx.Index()}})), keyfirst.EntitySpec[Item]{Type: "ITEM",
 		Keys: []keyfirst.Binding{itemByID.Fields("ID"), spread12.Binding()}}))
-	r12 := shard.Query(items12, spread12).SortAttr(ge)
+	r12 := shard.Query(items12, spread12).SortValue(ge)
 	on11 := []Item{{ID: "i-1", Bucket: "B3", Shard: 11}, {ID: "i-2", Bucket: "B4", Shard: 11}, {ID: "i-3", Bucket: "B5", Shard: 11}}
 	page, err := r12.Limit(2).Page(context.Background(), cannedShard{part: "S#11", item: items12, vs: on11})
 	if err != nil || decodeCursor(t, page.Next).P["S#11"] == "" {
@@ -252,8 +252,8 @@ func (c counted) Query(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.
 // are a key inside the condition after the cursor's position on S#3 (at
 // B3).
 func FuzzCursor(f *testing.F) {
-	ge := query.Attr("spread_sk").Ge(query.S("B1"))
-	r := shard.Query(mergeItems, spreadShards).SortAttr(ge)
+	ge := spreadSK.Ge("B1")
+	r := shard.Query(mergeItems, spreadShards).SortValue(ge)
 	run := []Item{{ID: "i-1", Bucket: "B3", Shard: 3}, {ID: "i-2", Bucket: "B4", Shard: 3}, {ID: "i-3", Bucket: "B5", Shard: 3}}
 	genuine := cannedRun(f, r, "S#3", run, 2)
 	f.Add("B4", "ORDER#i-2", string(genuine))

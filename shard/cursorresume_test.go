@@ -26,7 +26,8 @@ type Ranked struct {
 
 var (
 	rankedByID = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.NoSort())
-	byRankIx   = keyfirst.OnIndex("by-rank", keyfirst.Str("rank_shard"), keyfirst.Num[int]("rank"))
+	rankSide   = keyfirst.Num[int]("rank") // by-rank's sort side: its conditions are typed
+	byRankIx   = keyfirst.OnIndex("by-rank", keyfirst.Str("rank_shard"), rankSide)
 	byRank     = keyfirst.Must(shard.New(byRankIx, shard.Spec[Ranked, int]{
 		Base: "R", Shards: 4,
 		Pick: func(v Ranked) int { return v.Shard % 4 },
@@ -91,18 +92,18 @@ func TestShardCursorsResumeEveryCondition(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sk := query.Attr("spread_sk")
+	sk := spreadSK
 	for _, c := range []struct {
 		name string
-		cond *query.AttrCond
+		cond *keyfirst.SortCond
 		want func(Item) bool
 	}{
-		{"S =", ptr(sk.Eq(query.S("B05"))), func(v Item) bool { return v.Bucket == "B05" }},
-		{"S <", ptr(sk.Lt(query.S("B05"))), func(v Item) bool { return v.Bucket < "B05" }},
-		{"S <=", ptr(sk.Le(query.S("B05"))), func(v Item) bool { return v.Bucket <= "B05" }},
-		{"S >", ptr(sk.Gt(query.S("B05"))), func(v Item) bool { return v.Bucket > "B05" }},
-		{"S >=", ptr(sk.Ge(query.S("B05"))), func(v Item) bool { return v.Bucket >= "B05" }},
-		{"S BETWEEN", ptr(sk.Between(query.S("B03"), query.S("B08"))), func(v Item) bool { return v.Bucket >= "B03" && v.Bucket <= "B08" }},
+		{"S =", ptr(sk.Eq("B05")), func(v Item) bool { return v.Bucket == "B05" }},
+		{"S <", ptr(sk.Lt("B05")), func(v Item) bool { return v.Bucket < "B05" }},
+		{"S <=", ptr(sk.Le("B05")), func(v Item) bool { return v.Bucket <= "B05" }},
+		{"S >", ptr(sk.Gt("B05")), func(v Item) bool { return v.Bucket > "B05" }},
+		{"S >=", ptr(sk.Ge("B05")), func(v Item) bool { return v.Bucket >= "B05" }},
+		{"S BETWEEN", ptr(sk.Between("B03", "B08")), func(v Item) bool { return v.Bucket >= "B03" && v.Bucket <= "B08" }},
 		{"S begins_with", ptr(sk.BeginsWith("B0")), func(v Item) bool { return strings.HasPrefix(v.Bucket, "B0") }},
 		{"S none", nil, func(Item) bool { return true }},
 	} {
@@ -116,7 +117,7 @@ func TestShardCursorsResumeEveryCondition(t *testing.T) {
 			t.Run(fmt.Sprintf("%s desc %v", c.name, desc), func(t *testing.T) {
 				r := shard.Query(m.items, spreadShards)
 				if c.cond != nil {
-					r = r.SortAttr(*c.cond)
+					r = r.SortValue(*c.cond)
 				}
 				if desc {
 					r = r.Desc()
@@ -131,18 +132,18 @@ func TestShardCursorsResumeEveryCondition(t *testing.T) {
 		}
 	}
 
-	rank := query.Attr("rank")
+	rank := rankSide
 	for _, c := range []struct {
 		name string
-		cond *query.AttrCond
+		cond *keyfirst.SortCond
 		want func(Ranked) bool
 	}{
-		{"N =", ptr(rank.Eq(query.N(0))), func(v Ranked) bool { return v.Rank == 0 }},
-		{"N <", ptr(rank.Lt(query.N(0))), func(v Ranked) bool { return v.Rank < 0 }},
-		{"N <=", ptr(rank.Le(query.N(0))), func(v Ranked) bool { return v.Rank <= 0 }},
-		{"N >", ptr(rank.Gt(query.N(2))), func(v Ranked) bool { return v.Rank > 2 }},
-		{"N >=", ptr(rank.Ge(query.N(2))), func(v Ranked) bool { return v.Rank >= 2 }},
-		{"N BETWEEN", ptr(rank.Between(query.N(-3), query.N(3))), func(v Ranked) bool { return v.Rank >= -3 && v.Rank <= 3 }},
+		{"N =", ptr(rank.Eq(0)), func(v Ranked) bool { return v.Rank == 0 }},
+		{"N <", ptr(rank.Lt(0)), func(v Ranked) bool { return v.Rank < 0 }},
+		{"N <=", ptr(rank.Le(0)), func(v Ranked) bool { return v.Rank <= 0 }},
+		{"N >", ptr(rank.Gt(2)), func(v Ranked) bool { return v.Rank > 2 }},
+		{"N >=", ptr(rank.Ge(2)), func(v Ranked) bool { return v.Rank >= 2 }},
+		{"N BETWEEN", ptr(rank.Between(-3, 3)), func(v Ranked) bool { return v.Rank >= -3 && v.Rank <= 3 }},
 		{"N none", nil, func(Ranked) bool { return true }},
 	} {
 		var want []Ranked
@@ -155,7 +156,7 @@ func TestShardCursorsResumeEveryCondition(t *testing.T) {
 			t.Run(fmt.Sprintf("%s desc %v", c.name, desc), func(t *testing.T) {
 				r := shard.Query(rk, byRank)
 				if c.cond != nil {
-					r = r.SortAttr(*c.cond)
+					r = r.SortValue(*c.cond)
 				}
 				if desc {
 					r = r.Desc()

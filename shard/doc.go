@@ -43,7 +43,8 @@
 //
 //	var (
 //		orderByID  = keyfirst.OnTable(keyfirst.ID("order_id"), keyfirst.NoSort()) // the table's key is the field order_id
-//		openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+//		orderDate  = keyfirst.Str("order_date") // the sort side: its conditions are typed
+//		openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), orderDate)
 //		openOrders = keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{
 //			Base:      "OPEN",
 //			Shards:    shard.Count(2000), // 3
@@ -104,7 +105,10 @@
 // # Reading
 //
 // [Query] reads a sharded index as one query, with the query package's
-// grammar (Sort, SortAttr, Desc, Limit, After; Page, All, Collect): every
+// grammar (Sort, SortValue, SortAttr, Desc, Limit, After; Page, All,
+// Collect): seed 002's list_open_orders(prefix) is
+// shard.Query(Orders, openOrders).SortValue(orderDate.BeginsWith(prefix)).Desc(),
+// the condition built by the pattern's sort side. Every
 // partition [Index.ReadPartitions] returns is queried with query.On and
 // the same condition and direction, concurrently ([Reader.Concurrency]),
 // and the results are merged by the index's sort key, then the table's

@@ -49,7 +49,8 @@ var (
 	orderKey  = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
 	orderByID = keyfirst.OnTable(keyfirst.Composite("PK", orderKey), keyfirst.NoSort())
 
-	openByDate = keyfirst.OnIndex("open-orders", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+	orderDate  = keyfirst.Str("order_date") // open-orders' sort side: its conditions are typed
+	openByDate = keyfirst.OnIndex("open-orders", keyfirst.Str("open_status_shard"), orderDate)
 	byRegion   = keyfirst.OnIndex("by-region", keyfirst.Str("region_shard"), keyfirst.NoSort())
 	byCustomer = keyfirst.OnIndex("open-by-customer", keyfirst.Str("open_customer_shard"), keyfirst.Str("order_date2"))
 

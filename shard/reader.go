@@ -98,9 +98,22 @@ func (r Reader[T]) Sort(c keys.Cond, errs ...error) Reader[T] {
 	return r
 }
 
-// SortAttr sets a raw sort key condition every shard query takes, as
-// [query.Query.SortAttr]: for a sort key that is a plain string or number
-// (begins_with on a date).
+// SortValue sets the typed sort key condition every shard query takes,
+// as [query.Query.SortValue]: for a sort key stored as a value
+// ([keyfirst.Str], [keyfirst.Num], ...), the condition built by the
+// pattern's own sort side (seed 002's begins_with on a date is
+// orderDate.BeginsWith("2024-04")). A condition of another side, or one
+// that could not be built, is refused before any request.
+func (r Reader[T]) SortValue(c keyfirst.SortCond) Reader[T] {
+	r.sort = func(q query.Query[T]) query.Query[T] { return q.SortValue(c) }
+	return r
+}
+
+// SortAttr sets a raw condition on the first attribute of a tuple sort
+// key ([keyfirst.Tuple2] .. Tuple4) every shard query takes, as
+// [query.Query.SortAttr]. A sort key of a keys definition takes
+// [Reader.Sort], one stored as a value [Reader.SortValue]: on those the
+// shard queries refuse a raw condition before any request.
 func (r Reader[T]) SortAttr(c query.AttrCond) Reader[T] {
 	r.sort = func(q query.Query[T]) query.Query[T] { return q.SortAttr(c) }
 	return r

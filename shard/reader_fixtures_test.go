@@ -34,9 +34,14 @@ var (
 	itemKey  = orderKey
 	itemByID = keyfirst.OnTable(keyfirst.Composite("PK", itemKey), keyfirst.NoSort())
 
-	refByDate   = keyfirst.OnIndex("all-open", keyfirst.Str("all_open"), keyfirst.Str("ref_date"))
-	spreadIx    = keyfirst.OnIndex("spread", keyfirst.Str("spread_shard"), keyfirst.Str("spread_sk"))
-	spreadRefIx = keyfirst.OnIndex("spread-ref", keyfirst.Str("spread_all"), keyfirst.Str("spread_ref_sk"))
+	// The sort sides, whose conditions the reads build.
+	refDate     = keyfirst.Str("ref_date")
+	spreadSK    = keyfirst.Str("spread_sk")
+	spreadRefSK = keyfirst.Str("spread_ref_sk")
+
+	refByDate   = keyfirst.OnIndex("all-open", keyfirst.Str("all_open"), refDate)
+	spreadIx    = keyfirst.OnIndex("spread", keyfirst.Str("spread_shard"), spreadSK)
+	spreadRefIx = keyfirst.OnIndex("spread-ref", keyfirst.Str("spread_all"), spreadRefSK)
 
 	refOrders = keyfirst.Must(shard.New(refByDate, shard.Spec[Order, string]{
 		Base: "ALL", Shards: 1, Field: "ID", Sort: func(o Order) string { return o.Date }, When: Order.isOpen,
@@ -125,14 +130,14 @@ func (m merging) load(t testing.TB, ctx context.Context, items []Item) {
 }
 
 // reference reads the single-partition reference of the spread index.
-func (m merging) reference(t testing.TB, ctx context.Context, desc bool, cond *query.AttrCond) []Item {
+func (m merging) reference(t testing.TB, ctx context.Context, desc bool, cond *keyfirst.SortCond) []Item {
 	t.Helper()
 	q := query.On(m.items, spreadRefIx, "ALL#0")
 	if desc {
 		q = q.Desc()
 	}
 	if cond != nil {
-		q = q.SortAttr(*cond)
+		q = q.SortValue(*cond)
 	}
 	got, err := q.Collect(ctx, m.client)
 	if err != nil {

@@ -38,11 +38,11 @@ func TestListOpenOrdersEqualsReference(t *testing.T) {
 		}
 	}
 	for _, prefix := range []string{"2026-06", "2026-05-1", "2026"} {
-		ref, err := query.On(m.orders, refByDate, "ALL#0").SortAttr(query.Attr("ref_date").BeginsWith(prefix)).Desc().Collect(ctx, m.client)
+		ref, err := query.On(m.orders, refByDate, "ALL#0").SortValue(refDate.BeginsWith(prefix)).Desc().Collect(ctx, m.client)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := shard.Query(m.orders, openOrders).SortAttr(query.Attr("order_date").BeginsWith(prefix)).Desc().Collect(ctx, m.client)
+		got, err := shard.Query(m.orders, openOrders).SortValue(orderDate.BeginsWith(prefix)).Desc().Collect(ctx, m.client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +94,8 @@ func TestMergeEqualsReference(t *testing.T) {
 	items := spreadItems(5000)
 	m.load(t, ctx, items)
 	key := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
-	rng := query.Attr("spread_sk").Between(query.S("B10"), query.S("B14"))
-	refRng := query.Attr("spread_ref_sk").Between(query.S("B10"), query.S("B14"))
+	rng := spreadSK.Between("B10", "B14")
+	refRng := spreadRefSK.Between("B10", "B14")
 	bucket, id := func(v Item) string { return v.Bucket }, func(v Item) string { return v.ID }
 	for _, desc := range []bool{false, true} {
 		ref := m.reference(t, ctx, desc, nil)
@@ -108,14 +108,14 @@ func TestMergeEqualsReference(t *testing.T) {
 		if w := inKeyOrder(ref, bucket, id, desc); err != nil || len(ref) != 5000 || !slices.Equal(itemIDs(all), w) {
 			t.Fatalf("desc %v: All: %v, %s", desc, err, firstDiff(itemIDs(all), w))
 		}
-		part, err := r.SortAttr(rng).Collect(ctx, m.client)
+		part, err := r.SortValue(rng).Collect(ctx, m.client)
 		if w := inKeyOrder(refPart, bucket, id, desc); err != nil || len(refPart) < 500 || !slices.Equal(itemIDs(part), w) {
 			t.Fatalf("desc %v: All of the range: %v, %s", desc, err, firstDiff(itemIDs(part), w))
 		}
 		for _, limit := range []int{1, 7, 50, 1000} {
 			rl, want := r.Limit(limit), itemIDs(all)
 			if limit < 50 {
-				rl, want = rl.SortAttr(rng), itemIDs(part)
+				rl, want = rl.SortValue(rng), itemIDs(part)
 			}
 			// Limit n: exactly the first n of the merged order.
 			first, err := rl.Collect(ctx, m.client)
@@ -157,10 +157,10 @@ func TestReaderBadInputs(t *testing.T) {
 	ctx := context.Background()
 	m := merging{orders: mergeOrders, items: mergeItems}
 	key := keyfirst.WithCursorKey([]byte("0123456789abcdef0123456789abcdef"))
-	r := shard.Query(m.items, spreadShards, key).SortAttr(query.Attr("spread_sk").Ge(query.S("B1")))
+	r := shard.Query(m.items, spreadShards, key).SortValue(spreadSK.Ge("B1"))
 	// A real cursor of r, made from canned pages.
 	cur := cursorOf(t, r)
-	other := shard.Query(m.items, spreadShards, key).SortAttr(query.Attr("spread_sk").Ge(query.S("B2")))
+	other := shard.Query(m.items, spreadShards, key).SortValue(spreadSK.Ge("B2"))
 	tampered := []byte(cur)
 	tampered[5] ^= 1
 	cases := []struct {
@@ -178,7 +178,10 @@ func TestReaderBadInputs(t *testing.T) {
 		{"tampered cursor", r.After(shard.Cursor(tampered)), shard.ReadCursor, query.ErrCursorTampered},
 		{"unsigned cursor", r.After(shard.Cursor(strings.Split(string(cur), ".")[0])), shard.ReadCursor, query.ErrCursorTampered},
 		{"malformed cursor", shard.Query(m.items, spreadShards).After("!!"), shard.ReadCursor, query.ErrCursorMalformed},
-		{"foreign condition", r.SortAttr(query.Attr("order_date").Ge(query.S("x"))), shard.ReadQuery, query.ErrInvalidQuery},
+		{"another pattern's condition", r.SortValue(orderDate.Ge("x")), shard.ReadQuery, query.ErrInvalidQuery},
+		{"another side of the same attribute", r.SortValue(keyfirst.Str("spread_sk").Ge("B1")), shard.ReadQuery, query.ErrInvalidQuery},
+		{"a raw condition on the value sort side", r.SortAttr(query.Attr("spread_sk").Ge(query.S("B1"))), shard.ReadQuery, query.ErrInvalidQuery},
+		{"a condition that could not be built", r.SortValue(spreadSK.BeginsWith("")), shard.ReadQuery, query.ErrInvalidQuery},
 		// The entity binds spreadShards: another declaration of the same
 		// pattern is another index to it, whatever its shard count.
 		{"another declaration: 3 shards of the entity's 10", shard.Query(m.items, spreadSpec(3, 0), key), shard.ReadBinding, nil},
@@ -196,6 +199,25 @@ func TestReaderBadInputs(t *testing.T) {
 			if !errors.As(err, &re) || re.Problem != c.problem {
 				t.Errorf("%s: All: %v", c.name, err)
 			}
+		}
+	}
+	// The sort conditions, by the shard queries' own problem: another
+	// side's condition (even of the same attribute name) and a raw one on
+	// a sort key stored as a value are foreign; one that could not be
+	// built keeps its error.
+	for _, c := range []struct {
+		name    string
+		read    shard.Reader[Item]
+		problem query.Problem
+	}{
+		{"another pattern's condition", r.SortValue(orderDate.Ge("x")), query.ProblemForeignCondition},
+		{"another side of the same attribute", r.SortValue(keyfirst.Str("spread_sk").Ge("B1")), query.ProblemForeignCondition},
+		{"a raw condition on the value sort side", r.SortAttr(query.Attr("spread_sk").Ge(query.S("B1"))), query.ProblemForeignCondition},
+		{"a condition that could not be built", r.SortValue(spreadSK.BeginsWith("")), query.ProblemSortKey},
+	} {
+		var qe *query.Error
+		if _, err := c.read.Page(ctx, noCalls{T: t}); !errors.As(err, &qe) || qe.Problem != c.problem {
+			t.Errorf("%s: Page: %v, want a *query.Error %s", c.name, err, c.problem)
 		}
 	}
 	if _, err := shard.Query[Item, string](m.items, nil).Page(ctx, noCalls{T: t}); !errors.Is(err, shard.ErrInvalidRead) {

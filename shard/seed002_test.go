@@ -44,8 +44,11 @@ type SeedOrder struct {
 func (o SeedOrder) isOpen() bool { return o.Status == open }
 
 var (
-	seedOpenByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
-	seedByStatus   = keyfirst.OnIndex("OrdersByStatusDate", keyfirst.Str("status"), keyfirst.Str("order_date"))
+	// Both GSIs sort on the one attribute order_date: one side, whose
+	// typed conditions (seedOrderDate.BeginsWith) read either.
+	seedOrderDate  = keyfirst.Str("order_date")
+	seedOpenByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), seedOrderDate)
+	seedByStatus   = keyfirst.OnIndex("OrdersByStatusDate", keyfirst.Str("status"), seedOrderDate)
 	seedOpen3      = seedOpen(3, 0)
 )
 
@@ -156,7 +159,7 @@ func TestSeed002AsWritten(t *testing.T) {
 	// OrdersByStatusDate shares order_date: the closed order is there.
 	byStatus := func(status string) []string {
 		t.Helper()
-		got, err := query.On(s.orders, seedByStatus, status).SortAttr(query.Attr("order_date").BeginsWith("2024-04")).Collect(ctx, s.client)
+		got, err := query.On(s.orders, seedByStatus, status).SortValue(seedOrderDate.BeginsWith("2024-04")).Collect(ctx, s.client)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +173,7 @@ func TestSeed002AsWritten(t *testing.T) {
 	}
 
 	// list_open_orders("2024-04"): every shard, newest first, by order_date.
-	open, err := shard.Query(s.orders, seedOpen3).SortAttr(query.Attr("order_date").BeginsWith("2024-04")).Desc().Collect(ctx, s.client)
+	open, err := shard.Query(s.orders, seedOpen3).SortValue(seedOrderDate.BeginsWith("2024-04")).Desc().Collect(ctx, s.client)
 	if err != nil {
 		t.Fatal(err)
 	}

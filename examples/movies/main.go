@@ -68,7 +68,8 @@ func (e *OutOfStockError) Error() string { return e.ProductID + " is out of stoc
 // The access patterns, the tables and the entities, declared once.
 var (
 	// The names and titles as they are (Str: no prefix; spaces allowed).
-	moviesOfActor = keyfirst.OnTable(keyfirst.Str("Actor"), keyfirst.Str("Movie"))
+	movieTitle    = keyfirst.Str("Movie") // the table's sort side: its conditions are typed (movieTitle.Between)
+	moviesOfActor = keyfirst.OnTable(keyfirst.Str("Actor"), movieTitle)
 	actorsInMovie = keyfirst.OnIndex("MovieActors", keyfirst.Str("Movie"), keyfirst.Str("Actor"))
 
 	MoviesAndActors = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "MoviesAndActors", Key: moviesOfActor,
@@ -133,7 +134,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		q     query.Query[Role]
 	}{
 		{"Tom Hanks' movies", query.On(roles, moviesOfActor, "Tom Hanks")},
-		{"Tom Hanks' movies from A to M", query.On(roles, moviesOfActor, "Tom Hanks").SortAttr(query.Attr("Movie").Between(query.S("A"), query.S("M")))},
+		{"Tom Hanks' movies from A to M", query.On(roles, moviesOfActor, "Tom Hanks").SortValue(movieTitle.Between("A", "M"))},
 		{"which actors were in Toy Story?", query.On(roles, actorsInMovie, "Toy Story")},
 	} {
 		found, err := q.q.Collect(ctx, db)

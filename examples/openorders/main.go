@@ -28,7 +28,6 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/examples/internal/demo"
 	"github.com/keyfirst/keyfirst/keys"
-	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/shard"
 	"github.com/keyfirst/keyfirst/sparse"
 )
@@ -52,8 +51,10 @@ const peak = 2000
 // The table, its sharded index and the entity, declared once.
 var (
 	// PK = ORDER#ord123: keyfirst derives a table's key, apart from the fields.
-	orderByID  = keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))), keyfirst.NoSort())
-	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), keyfirst.Str("order_date"))
+	orderByID = keyfirst.OnTable(keyfirst.Composite("PK", keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))), keyfirst.NoSort())
+	// The sort side, the field order_date: its conditions are typed (orderDate.BeginsWith).
+	orderDate  = keyfirst.Str("order_date")
+	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), orderDate)
 	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>" while open; the sort key is the field Date.
 	openOrders = keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(peak), 0)))
 
@@ -130,7 +131,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	list := func(x *shard.Index[Order, string], e *keyfirst.Entity[Order], prefix string) error {
 		fmt.Fprintf(w, "\nlist_open_orders(%q): every shard, newest first, merged by order_date\n", prefix)
 		var cost shard.Cost
-		open, err := shard.Query(e, x).SortAttr(query.Attr("order_date").BeginsWith(prefix)).Desc().Collect(ctx, db, shard.WithCost(&cost))
+		open, err := shard.Query(e, x).SortValue(orderDate.BeginsWith(prefix)).Desc().Collect(ctx, db, shard.WithCost(&cost))
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
-	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/shard"
 )
 
@@ -50,7 +49,7 @@ func TestShardDocExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Reverse(want)
-	got, err := shard.Query(orders, openOrders).SortAttr(query.Attr("order_date").BeginsWith("2024-04")).Desc().Collect(ctx, client)
+	got, err := shard.Query(orders, openOrders).SortValue(orderDate.BeginsWith("2024-04")).Desc().Collect(ctx, client)
 	if err != nil {
 		t.Fatal(err)
 	}
