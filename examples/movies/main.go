@@ -21,9 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -37,33 +34,23 @@ import (
 // Role is one item of MoviesAndActors: an actor in a movie. The fields
 // Actor and Movie are the table's key attributes themselves (Str sides
 // bound to the fields of their names), each stored once; the GSI
-// MovieActors inverts them.
+// MovieActors inverts them. Every field is stored under its own name.
 type Role struct {
-	Actor string `dynamodbav:"Actor"`
-	Movie string `dynamodbav:"Movie"`
-	Role  string `dynamodbav:"Role"`
-	Year  int    `dynamodbav:"Year"`
+	Actor, Movie, Role string
+	Year               int
 }
 
 // Product is what the shop sells; Version guards its stock.
 type Product struct {
-	ID      string `dynamodbav:"ProductId"`
-	Stock   int    `dynamodbav:"Stock"`
-	Version int64  `dynamodbav:"Version"`
+	ID             string
+	Stock, Version int64
 }
 
 // Order is a customer's order of one product.
-type Order struct {
-	CustomerID string `dynamodbav:"CustomerId"`
-	ID         string `dynamodbav:"OrderId"`
-	ProductID  string `dynamodbav:"ProductId"`
-}
+type Order struct{ CustomerID, ID, ProductID string }
 
-// OutOfStockError is the shop's own error: the product has no stock left.
-type OutOfStockError struct{ ProductID string }
-
-// Error says which product.
-func (e *OutOfStockError) Error() string { return e.ProductID + " is out of stock" }
+// ErrOutOfStock is the shop's own error: the product has no stock left.
+var ErrOutOfStock = errors.New("out of stock")
 
 // The access patterns, the tables and the entities, declared once.
 var (
@@ -106,42 +93,33 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	// Bindings of their own schemas: In cannot fail.
 	roles, products, orders := keyfirst.Must(Roles.In(movies)), keyfirst.Must(Products.In(shop)), keyfirst.Must(Orders.In(shop))
 
-	// The item of a role: its fields and the entity type, the key
-	// attributes once.
-	woody, err := roles.Item(Role{"Tom Hanks", "Toy Story", "Woody", 1995})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "a role's item: %s\n", strings.Join(slices.Sorted(maps.Keys(woody)), ", "))
-
-	var reqs []keyfirst.WriteRequest
-	for _, r := range []Role{
-		{"Tom Hanks", "Cast Away", "Chuck Noland", 2000},
-		{"Tom Hanks", "Toy Story", "Woody", 1995},
-		{"Tim Allen", "Toy Story", "Buzz Lightyear", 1995},
-		{"Natalie Portman", "Black Swan", "Nina Sayers", 2010},
-	} {
-		reqs = append(reqs, roles.PutRequest(r))
+	reqs := []keyfirst.WriteRequest{
+		roles.PutRequest(Role{"Tom Hanks", "Cast Away", "Chuck Noland", 2000}),
+		roles.PutRequest(Role{"Tom Hanks", "Toy Story", "Woody", 1995}),
+		roles.PutRequest(Role{"Tim Allen", "Toy Story", "Buzz Lightyear", 1995}),
+		roles.PutRequest(Role{"Natalie Portman", "Black Swan", "Nina Sayers", 2010}),
 	}
 	var wrote keyfirst.Capacity
 	if err := movies.BatchWrite(ctx, db, reqs, keyfirst.WithCapacity(&wrote)); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "batch: wrote %d roles, %g WCU (table %g, MovieActors %g)\n", len(reqs), wrote.Total, wrote.Table, wrote.Indexes["MovieActors"])
+	// The item of a role: its fields and the entity type, the key attributes once.
+	if err := db.Stored(ctx, movies, "Woody", "Tom Hanks", "Toy Story"); err != nil {
+		return err
+	}
 
-	for _, q := range []struct {
-		title string
-		q     query.Query[Role]
-	}{
-		{"Tom Hanks' movies", query.On(roles, moviesOfActor, "Tom Hanks")},
-		{"Tom Hanks' movies from A to M", query.On(roles, moviesOfActor, "Tom Hanks").SortValue(movieTitle.Between("A", "M"))},
-		{"which actors were in Toy Story?", query.On(roles, actorsInMovie, "Toy Story")},
+	// Each query prints its key condition (db.Report) after the roles it found.
+	for _, q := range []query.Query[Role]{
+		query.On(roles, moviesOfActor, "Tom Hanks"),                                         // Tom Hanks' movies
+		query.On(roles, moviesOfActor, "Tom Hanks").SortValue(movieTitle.Between("A", "M")), // ... from A to M
+		query.On(roles, actorsInMovie, "Toy Story"),                                         // which actors were in Toy Story?
 	} {
-		found, err := q.q.Collect(ctx, db)
+		found, err := q.Collect(ctx, db)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\n%s\n", q.title)
+		fmt.Fprintln(w)
 		for _, r := range found {
 			fmt.Fprintf(w, "  %-15s  %-10s  %-14s  %d\n", r.Actor, r.Movie, r.Role, r.Year)
 		}
@@ -153,12 +131,9 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 	fmt.Fprintf(w, "\nput %s: stock %d (version %d)\n", dvd.ID, dvd.Stock, dvd.Version)
-	productID, err := products.Key(Product{ID: "toy-story-dvd"})
-	if err != nil {
-		return err
-	}
-	// buy is seed 004's invariant: decrement the stock and create the order.
-	buy := func(o Order) error {
+	productID := keyfirst.Must(products.Key(dvd)) // dvd was just put: its key is valid
+	// Seed 004's invariant: each order decrements the stock and creates the order.
+	for _, o := range []Order{{"c_1", "o1", "toy-story-dvd"}, {"c_1", "o1", "toy-story-dvd"}, {"c_2", "o2", "toy-story-dvd"}, {"c_3", "o3", "toy-story-dvd"}} {
 		var used keyfirst.Capacity
 		err := txn.Run(ctx, db, func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
 			read := txn.Read(products, productID)
@@ -170,29 +145,23 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 				return nil, err
 			}
 			if p.Stock < 1 {
-				return nil, &OutOfStockError{p.ID}
+				return nil, fmt.Errorf("%s: %w", p.ID, ErrOutOfStock)
 			}
 			p.Stock--
 			return []txn.Action{txn.Replace(products, p), txn.Create(orders, o)}, nil
 		}, keyfirst.WithCapacity(&used))
 		fmt.Fprintf(w, "\n%s buys %s (order %s): TransactGetItems %g RCU\n", o.CustomerID, o.ProductID, o.ID, used.Read)
-		var out *OutOfStockError
 		switch {
 		case err == nil:
 			fmt.Fprintf(w, "  bought: TransactWriteItems %g WCU\n", used.Write)
-		case errors.As(err, &out):
-			fmt.Fprintf(w, "  *OutOfStockError %q: no TransactWriteItems sent\n", out)
+		case errors.Is(err, ErrOutOfStock):
+			fmt.Fprintf(w, "  ErrOutOfStock %q: no TransactWriteItems sent\n", err)
 		case errors.Is(err, keyfirst.ErrAlreadyExists):
 			fmt.Fprintf(w, "  TransactWriteItems cancelled, nothing written (ErrAlreadyExists):\n    %s\n", db.Error(err))
 		default:
 			return err
 		}
-		stored, err := products.Get(ctx, client, productID, keyfirst.ConsistentRead())
-		fmt.Fprintf(w, "  toy-story-dvd: stock %d (version %d)\n", stored.Stock, stored.Version)
-		return err
-	}
-	for _, o := range []Order{{"c_1", "o1", "toy-story-dvd"}, {"c_1", "o1", "toy-story-dvd"}, {"c_2", "o2", "toy-story-dvd"}, {"c_3", "o3", "toy-story-dvd"}} {
-		if err := buy(o); err != nil {
+		if err := db.Stored(ctx, shop, "toy-story-dvd", "PRODUCT#toy-story-dvd", "PRODUCT#toy-story-dvd"); err != nil {
 			return err
 		}
 	}

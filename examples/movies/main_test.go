@@ -9,29 +9,27 @@ import (
 
 func TestMain(m *testing.M) { integration.Main(m) }
 
-// The example prints exactly this against DynamoDB Local: a role's item
-// (the key attributes Actor and Movie are its fields, stored once), the batch's
-// cost, the two queries of the table and the one of the inverted GSI with
-// their key conditions, and four purchases: two bought, one cancelled
-// whole because its order exists (the stock untouched), one refused with
-// the shop's *OutOfStockError before any write.
+// The example prints exactly this against DynamoDB Local: the batch's
+// cost, a role's item as stored (the key attributes Actor and Movie are
+// its fields, stored once), the two queries of the table and the one of
+// the inverted GSI with their key conditions, and four purchases, each
+// with the product as stored after it: two bought, one cancelled whole
+// because its order exists (the stock untouched), one refused with the
+// shop's ErrOutOfStock before any write.
 func TestRun(t *testing.T) { demotest.Check(t, run, want) }
 
-const want = `a role's item: Actor, Movie, Role, Year, _type
-batch: wrote 4 roles, 8 WCU (table 4, MovieActors 4)
+const want = `batch: wrote 4 roles, 8 WCU (table 4, MovieActors 4)
+  Woody as stored: {Actor: "Tom Hanks", Movie: "Toy Story", Role: "Woody", Year: 1995, _type: "Role"}
 
-Tom Hanks' movies
   Tom Hanks        Cast Away   Chuck Noland    2000
   Tom Hanks        Toy Story   Woody           1995
   > Query MoviesAndActors: Actor = "Tom Hanks"
     1 request, 2 items read, 2 returned, 0.5 RCU
 
-Tom Hanks' movies from A to M
   Tom Hanks        Cast Away   Chuck Noland    2000
   > Query MoviesAndActors: (Actor = "Tom Hanks") AND (Movie BETWEEN "A" AND "M")
     1 request, 1 item read, 1 returned, 0.5 RCU
 
-which actors were in Toy Story?
   Tim Allen        Toy Story   Buzz Lightyear  1995
   Tom Hanks        Toy Story   Woody           1995
   > Query MoviesAndActors index MovieActors: Movie = "Toy Story"
@@ -41,18 +39,18 @@ put toy-story-dvd: stock 2 (version 1)
 
 c_1 buys toy-story-dvd (order o1): TransactGetItems 2 RCU
   bought: TransactWriteItems 2 WCU
-  toy-story-dvd: stock 1 (version 2)
+  toy-story-dvd as stored: {ID: "toy-story-dvd", PK: "PRODUCT#toy-story-dvd", SK: "PRODUCT#toy-story-dvd", Stock: 1, Version: 2, _type: "Product"}
 
 c_1 buys toy-story-dvd (order o1): TransactGetItems 2 RCU
   TransactWriteItems cancelled, nothing written (ErrAlreadyExists):
     txn: transaction cancelled: txn: action 1 Order ("CUSTOMER#c_1", "ORDER#o1") in Shop [ConditionalCheckFailed]: keyfirst: item already exists
-  toy-story-dvd: stock 1 (version 2)
+  toy-story-dvd as stored: {ID: "toy-story-dvd", PK: "PRODUCT#toy-story-dvd", SK: "PRODUCT#toy-story-dvd", Stock: 1, Version: 2, _type: "Product"}
 
 c_2 buys toy-story-dvd (order o2): TransactGetItems 2 RCU
   bought: TransactWriteItems 2 WCU
-  toy-story-dvd: stock 0 (version 3)
+  toy-story-dvd as stored: {ID: "toy-story-dvd", PK: "PRODUCT#toy-story-dvd", SK: "PRODUCT#toy-story-dvd", Stock: 0, Version: 3, _type: "Product"}
 
 c_3 buys toy-story-dvd (order o3): TransactGetItems 2 RCU
-  *OutOfStockError "toy-story-dvd is out of stock": no TransactWriteItems sent
-  toy-story-dvd: stock 0 (version 3)
+  ErrOutOfStock "toy-story-dvd: out of stock": no TransactWriteItems sent
+  toy-story-dvd as stored: {ID: "toy-story-dvd", PK: "PRODUCT#toy-story-dvd", SK: "PRODUCT#toy-story-dvd", Stock: 0, Version: 3, _type: "Product"}
 `
