@@ -10,8 +10,8 @@ import (
 func TestMain(m *testing.M) { integration.Main(m) }
 
 // The example prints exactly this against DynamoDB Local: the shard count's
-// arithmetic, each order's shard, the estimate of create_order beside the
-// capacity DynamoDB reported, the three shard queries of list_open_orders
+// arithmetic, each order's shard, the capacity DynamoDB reported for
+// create_order beside the estimate (in that order, as for close_order), the three shard queries of list_open_orders
 // merged newest first, the stored order with its order_date once,
 // close_order's UpdateItem as the seed writes it, SET status = "CLOSED"
 // REMOVE open_status_shard (the closed order keeps its order_date), and,
@@ -22,8 +22,8 @@ const want = `peak 2000 writes/s of orders under 1 KB: 2000 WCU/s on OpenOrdersB
 shard.Count(2000) = ceil(2000 / 800) = ceil(2.5) = 3 shards
 
 create_order ord123  2024-04-01T09:15:00  -> OPEN#2
-  estimate: table 1 WCU + OpenOrdersByDate enter, 1 write, 1 WCU = 2 WCU
   DynamoDB: table 1 WCU + OpenOrdersByDate 1 WCU = 2 WCU
+  estimate: table 1 WCU + OpenOrdersByDate enter, 1 write, 1 WCU = 2 WCU
   ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", open_status_shard: "OPEN#2", order_date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "OPEN", total_amount: "129.90"}
 create_order ord102  2024-03-28T16:20:00  -> OPEN#2
 create_order ord103  2024-04-02T14:00:00  -> OPEN#0
