@@ -98,11 +98,10 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 
 	// create_order: the first write shows what it costs.
-	at := func(day, h, m int) string { return fmt.Sprintf("2024-04-%02dT%02d:%02d:00", day, h, m) }
 	created := []Order{
-		{"ord123", "c_42", "r_7", at(1, 9, 15), "OPEN", "129.90"}, {"ord102", "c_8", "r_3", "2024-03-28T16:20:00", "OPEN", "15.00"},
-		{"ord103", "c_42", "r_7", at(2, 14, 0), "OPEN", "42.00"}, {"ord105", "c_17", "r_3", at(3, 8, 30), "OPEN", "310.50"},
-		{"ord108", "c_8", "r_7", at(5, 17, 45), "OPEN", "9.99"}, {"ord110", "c_17", "r_3", at(8, 11, 0), "OPEN", "77.25"},
+		{"ord123", "c_42", "r_7", "2024-04-01T09:15:00", "OPEN", "129.90"}, {"ord102", "c_8", "r_3", "2024-03-28T16:20:00", "OPEN", "15.00"},
+		{"ord103", "c_42", "r_7", "2024-04-02T14:00:00", "OPEN", "42.00"}, {"ord105", "c_17", "r_3", "2024-04-03T08:30:00", "OPEN", "310.50"},
+		{"ord108", "c_8", "r_7", "2024-04-05T17:45:00", "OPEN", "9.99"}, {"ord110", "c_17", "r_3", "2024-04-08T11:00:00", "OPEN", "77.25"},
 	}
 	for i, o := range created {
 		var got keyfirst.Capacity

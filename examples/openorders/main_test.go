@@ -11,8 +11,8 @@ func TestMain(m *testing.M) { integration.Main(m) }
 
 // The example prints exactly this against DynamoDB Local: the shard count's
 // arithmetic, each order's shard, the capacity DynamoDB reported for
-// create_order beside the estimate (in that order, as for close_order), the three shard queries of list_open_orders
-// merged newest first, the stored order with its order_date once,
+// create_order beside the estimate (in that order, as for close_order),
+// the three shard queries of list_open_orders merged newest first, the stored order with its order_date once,
 // close_order's UpdateItem as the seed writes it, SET status = "CLOSED"
 // REMOVE open_status_shard (the closed order keeps its order_date), and,
 // after the re-shard to 8 shards, the same orders on their new shards.
