@@ -83,8 +83,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	// A binding of its own schema, an estimator of a table: neither can fail.
 	orders, estimator := keyfirst.Must(Orders.In(table)), keyfirst.Must(sparse.NewEstimator(table))
 
-	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\n", peak, peak)
-	fmt.Fprintf(w, "shard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n", peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
+	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\nshard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n",
+		peak, peak, peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
 
 	// written prints what sparse's estimator says a write from before to after costs, then the item as stored.
 	written := func(before, after *Order) error {
@@ -120,16 +120,14 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 
 	list := func(x *shard.Index[Order, string], e *keyfirst.Entity[Order], prefix string) error {
 		fmt.Fprintf(w, "\nlist_open_orders(%q): every shard, newest first, merged by order_date\n", prefix)
-		var cost shard.Cost
-		for o, err := range shard.Query(e, x).SortValue(orderDate.BeginsWith(prefix)).Desc().All(ctx, db, shard.WithCost(&cost)) {
+		for o, err := range shard.Query(e, x).SortValue(orderDate.BeginsWith(prefix)).Desc().All(ctx, db) {
 			if err != nil {
 				return err
 			}
 			n, _ := x.Shard(o)
 			fmt.Fprintf(w, "  OPEN#%d  %s  %s  %s  %s\n", n, o.Date, o.ID, o.CustomerID, o.Total)
 		}
-		db.Report()
-		fmt.Fprintf(w, "  shard.Cost: %d requests, %d items read, %d returned, %g RCU\n", cost.Requests, cost.Items, cost.Returned, cost.Capacity.Total)
+		db.Report() // each shard's query and what it cost
 		return nil
 	}
 	if err := list(openOrders, orders, "2024-04"); err != nil {

@@ -43,7 +43,6 @@ list_open_orders("2024-04"): every shard, newest first, merged by order_date
     1 request, 2 items read, 2 returned, 0.5 RCU
   > Query orders index OpenOrdersByDate: (open_status_shard = "OPEN#2") AND (begins_with (order_date, "2024-04")), ScanIndexForward=false
     1 request, 1 item read, 1 returned, 0.5 RCU
-  shard.Cost: 3 requests, 5 items read, 5 returned, 1.5 RCU
 
 close_order ord123:
   > GetItem orders {PK: "ORDER#ord123"}, ConsistentRead
@@ -64,7 +63,6 @@ list_open_orders("2024-04"): every shard, newest first, merged by order_date
     1 request, 2 items read, 2 returned, 0.5 RCU
   > Query orders index OpenOrdersByDate: (open_status_shard = "OPEN#2") AND (begins_with (order_date, "2024-04")), ScanIndexForward=false
     1 request, 0 items read, 0 returned, 0 RCU
-  shard.Cost: 3 requests, 4 items read, 4 returned, 1 RCU
 
 peak 6000 writes/s: shard.Count(6000) = 8 shards; Shards: 8, PreviousShards: 3, then Index.Reshard
   Reshard: 9 read, 5 moved
@@ -90,5 +88,4 @@ list_open_orders("2024-04"): every shard, newest first, merged by order_date
     1 request, 1 item read, 1 returned, 0.5 RCU
   > Query orders index OpenOrdersByDate: (open_status_shard = "OPEN#7") AND (begins_with (order_date, "2024-04")), ScanIndexForward=false
     1 request, 0 items read, 0 returned, 0 RCU
-  shard.Cost: 8 requests, 4 items read, 4 returned, 2 RCU
 `
