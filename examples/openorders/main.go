@@ -56,22 +56,18 @@ var (
 	orderDate  = keyfirst.Str("order_date")
 	openByDate = keyfirst.OnIndex("OpenOrdersByDate", keyfirst.Str("open_status_shard"), orderDate)
 	// open_status_shard = "OPEN#<FNV-1a(order_id) mod 3>" while open; the sort key is the field Date.
-	openOrders = keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(peak), 0)))
-
-	// The schema and the entity of this deployment of the service.
-	OrdersTable, Orders = deployment(openOrders)
+	// The sharded index, the schema and the entity of this deployment of the service.
+	openOrders, OrdersTable, Orders = deployment("orders", shard.Count(peak), 0)
 )
 
-func openSpec(shards, previous int) shard.Spec[Order, string] {
-	return shard.Spec[Order, string]{Base: "OPEN", Shards: shards, PreviousShards: previous, Field: "ID",
-		SortField: "Date", When: Order.IsOpen}
-}
-
-// deployment declares the table and the entity of a service whose orders use sharded index x.
-func deployment(x *shard.Index[Order, string]) (*keyfirst.Table, *keyfirst.Entity[Order]) {
-	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "orders", Key: orderByID,
+// deployment declares the sharded index, the table and the entity of a
+// service whose orders are spread over shards, read also from previous.
+func deployment(table string, shards, previous int) (*shard.Index[Order, string], *keyfirst.Table, *keyfirst.Entity[Order]) {
+	x := keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{Base: "OPEN", Shards: shards, PreviousShards: previous,
+		Field: "ID", SortField: "Date", When: Order.IsOpen}))
+	t := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: table, Key: orderByID,
 		GSIs: []keyfirst.Index{openByDate.Index()}})) // projects ALL: a read decodes whole orders
-	return table, keyfirst.Must(keyfirst.NewEntity(table, keyfirst.EntitySpec[Order]{Type: "Order",
+	return x, t, keyfirst.Must(keyfirst.NewEntity(t, keyfirst.EntitySpec[Order]{Type: "Order",
 		Keys: []keyfirst.Binding{orderByID.Fields("ID"), x.Binding()}}))
 }
 
@@ -84,63 +80,54 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	orders := keyfirst.Must(Orders.In(table)) // a binding of its own schema: In cannot fail
-	estimator := keyfirst.Must(sparse.NewEstimator(table))
+	// A binding of its own schema, an estimator of a table: neither can fail.
+	orders, estimator := keyfirst.Must(Orders.In(table)), keyfirst.Must(sparse.NewEstimator(table))
 
-	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\n", peak, peak)
-	fmt.Fprintf(w, "shard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n", peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
+	fmt.Fprintf(w, "peak %d writes/s of orders under 1 KB: %d WCU/s on OpenOrdersByDate\nshard.Count(%d) = ceil(%d / %d) = ceil(%g) = %d shards\n\n",
+		peak, peak, peak, peak, shard.WCUPerShard, float64(peak)/shard.WCUPerShard, shard.Count(peak))
 
-	// estimate prints what sparse's estimator says a write from before to after costs.
-	estimate := func(before, after *Order) error {
+	// written prints what sparse's estimator says a write from before to after costs, then the item as stored.
+	written := func(before, after *Order) error {
 		c, err := sparse.EstimateItems(estimator, orders, before, after)
-		if err == nil {
-			ix := c.Indexes[0]
-			fmt.Fprintf(w, "  estimate: table %d WCU + %s %s, %d write, %d WCU = %d WCU\n", c.TableWCU, ix.Index, ix.Transition, ix.Writes, ix.WCU, c.WCU())
+		if err != nil {
+			return err
 		}
-		return err
+		ix := c.Indexes[0]
+		fmt.Fprintf(w, "  estimate: table %d WCU + %s %s, %d write, %d WCU = %d WCU\n", c.TableWCU, ix.Index, ix.Transition, ix.Writes, ix.WCU, c.WCU())
+		return db.Stored(ctx, table, after.ID, "ORDER#"+after.ID)
 	}
 
 	// create_order: the first write shows what it costs.
-	at := func(day, h, m int) string { return fmt.Sprintf("2024-04-%02dT%02d:%02d:00", day, h, m) }
-	for i, o := range []Order{
-		{"ord123", "c_42", "r_7", at(1, 9, 15), "OPEN", "129.90"},
-		{"ord102", "c_8", "r_3", "2024-03-28T16:20:00", "OPEN", "15.00"},
-		{"ord103", "c_42", "r_7", at(2, 14, 0), "OPEN", "42.00"},
-		{"ord105", "c_17", "r_3", at(3, 8, 30), "OPEN", "310.50"},
-		{"ord108", "c_8", "r_7", at(5, 17, 45), "OPEN", "9.99"},
-		{"ord110", "c_17", "r_3", at(8, 11, 0), "OPEN", "77.25"},
-	} {
+	created := []Order{
+		{"ord123", "c_42", "r_7", "2024-04-01T09:15:00", "OPEN", "129.90"}, {"ord102", "c_8", "r_3", "2024-03-28T16:20:00", "OPEN", "15.00"},
+		{"ord103", "c_42", "r_7", "2024-04-02T14:00:00", "OPEN", "42.00"}, {"ord105", "c_17", "r_3", "2024-04-03T08:30:00", "OPEN", "310.50"},
+		{"ord108", "c_8", "r_7", "2024-04-05T17:45:00", "OPEN", "9.99"}, {"ord110", "c_17", "r_3", "2024-04-08T11:00:00", "OPEN", "77.25"},
+	}
+	for i, o := range created {
 		var got keyfirst.Capacity
 		if _, err := orders.Put(ctx, db, o, keyfirst.CreateOnly(), keyfirst.WithCapacity(&got)); err != nil {
 			return err
 		}
 		n, _ := openOrders.Shard(o) // Put has checked that it has one
 		fmt.Fprintf(w, "create_order %s  %s  -> OPEN#%d\n", o.ID, o.Date, n)
-		if i > 0 {
-			continue
-		}
-		if err := estimate(nil, &o); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "  DynamoDB: table %g WCU + OpenOrdersByDate %g WCU = %g WCU\n", got.Table, got.Indexes["OpenOrdersByDate"], got.Total)
-		if err := db.Stored(ctx, table, o.ID, "ORDER#"+o.ID); err != nil {
-			return err
+		if i == 0 {
+			fmt.Fprintf(w, "  DynamoDB: table %g WCU + OpenOrdersByDate %g WCU = %g WCU\n", got.Table, got.Indexes["OpenOrdersByDate"], got.Total)
+			if err := written(nil, &o); err != nil {
+				return err
+			}
 		}
 	}
 
 	list := func(x *shard.Index[Order, string], e *keyfirst.Entity[Order], prefix string) error {
 		fmt.Fprintf(w, "\nlist_open_orders(%q): every shard, newest first, merged by order_date\n", prefix)
-		var cost shard.Cost
-		open, err := shard.Query(e, x).SortValue(orderDate.BeginsWith(prefix)).Desc().Collect(ctx, db, shard.WithCost(&cost))
-		if err != nil {
-			return err
-		}
-		for _, o := range open {
+		for o, err := range shard.Query(e, x).SortValue(orderDate.BeginsWith(prefix)).Desc().All(ctx, db) {
+			if err != nil {
+				return err
+			}
 			n, _ := x.Shard(o)
 			fmt.Fprintf(w, "  OPEN#%d  %s  %s  %s  %s\n", n, o.Date, o.ID, o.CustomerID, o.Total)
 		}
-		db.Report()
-		fmt.Fprintf(w, "  shard.Cost: %d requests, %d items read, %d returned, %g RCU\n", cost.Requests, cost.Items, cost.Returned, cost.Capacity.Total)
+		db.Report() // each shard's query and what it cost
 		return nil
 	}
 	if err := list(openOrders, orders, "2024-04"); err != nil {
@@ -149,20 +136,13 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 
 	// close_order: status = "CLOSED"; the binding REMOVEs open_status_shard, order_date stays.
 	fmt.Fprintln(w, "\nclose_order ord123:")
-	key, err := orders.Key(Order{ID: "ord123"})
-	if err != nil {
-		return err
-	}
-	var before Order
-	closed, err := orders.Modify(ctx, db, key, func(o *Order) { before = *o; o.Status = "CLOSED" }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
+	key := keyfirst.Must(orders.Key(Order{ID: "ord123"})) // a non-empty order_id: Key cannot fail
+	closed, err := orders.Modify(ctx, db, key, func(o *Order) { o.Status = "CLOSED" }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
 	db.Report()
 	if err != nil {
 		return err
 	}
-	if err := estimate(&before, &closed); err != nil {
-		return err
-	}
-	if err := db.Stored(ctx, table, "ord123", "ORDER#ord123"); err != nil {
+	if err := written(&created[0], &closed); err != nil {
 		return err
 	}
 	if err := list(openOrders, orders, "2024-04"); err != nil {
@@ -171,9 +151,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 
 	// Re-shard: deploy Shards 8 with PreviousShards 3 (reads cover both), then move the items.
 	fmt.Fprintf(w, "\npeak 6000 writes/s: shard.Count(6000) = %d shards; Shards: 8, PreviousShards: 3, then Index.Reshard\n", shard.Count(6000))
-	x8 := keyfirst.Must(shard.New(openByDate, openSpec(shard.Count(6000), len(openOrders.Partitions()))))
-	schema8, next := deployment(x8) // the next deployment of the service
-	orders8 := keyfirst.Must(next.In(keyfirst.Must(schema8.Named(table.Name()))))
+	x8, _, orders8 := deployment(table.Name(), shard.Count(6000), len(openOrders.Partitions())) // the next deployment, on the same table
 	stats, err := x8.Reshard(ctx, orders8, db.Client)
 	if err != nil {
 		return err
