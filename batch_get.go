@@ -52,7 +52,7 @@ func (e *BatchGetError[T]) Unwrap() []error {
 // [*BatchGetError] the items read so far are returned with it.
 // [ConsistentRead] asks for strongly consistent reads.
 func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Key[T], optFns ...func(*Options)) ([]T, error) {
-	o, err := buildOptions("BatchGet", acceptConsistentRead|acceptRetry, optFns)
+	o, err := buildOptions("BatchGet", TakesConsistentRead|TakesRetries, optFns)
 	if err != nil {
 		return nil, err
 	}

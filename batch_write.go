@@ -109,7 +109,7 @@ func (e *BatchWriteError) Unwrap() []error { return errfmt.Causes(ErrUnprocessed
 // same key ([*DuplicateKeyError]). Each item is written on its own: a batch
 // is not a transaction.
 func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []WriteRequest, optFns ...func(*Options)) error {
-	o, err := buildOptions("BatchWrite", acceptRetry, optFns)
+	o, err := buildOptions("BatchWrite", TakesRetries, optFns)
 	if err != nil {
 		return err
 	}

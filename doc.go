@@ -16,7 +16,7 @@
 //	              resumable from a checkpoint
 //	txn, shard    typed transactions; write-sharded GSIs, their fan-out
 //	              reader and re-shard pass
-//	query, sparse key-condition-only reads; sparse index membership rules
+//	query, sparse key-condition-only reads; what a sparse index costs on each write
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
 //	              values' order (no SDK, no network)
@@ -43,7 +43,7 @@
 // count with a resumable pass.
 // [github.com/keyfirst/keyfirst/migrate] brings the items stored before a
 // change of key design (a new index, a composite key in another order, a
-// new sparse rule, another shard count) up to the entities' current
+// new membership condition (If), another shard count) up to the entities' current
 // definitions, on a live table.
 // [github.com/keyfirst/keyfirst/txn] writes and reads entities in
 // transactions, each action built by the same item plan as the single
@@ -256,7 +256,7 @@
 // # Items stored under an older definition
 //
 // Changing how an attribute derives (a new index, a composite key in
-// another order, a new sparse rule, another shard count) changes what the
+// another order, a new membership condition (If), another shard count) changes what the
 // next write of each item stores, not the items already stored.
 // [Entity.Refresh] brings one stored item, as read, up to the current
 // definition: it decodes it, rebuilds the complete item with the same

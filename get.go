@@ -14,7 +14,7 @@ import (
 // strongly consistent read.
 func (e *Entity[T]) Get(ctx context.Context, api GetItemAPI, key Key[T], optFns ...func(*Options)) (T, error) {
 	var zero T
-	o, err := buildOptions("Get", acceptConsistentRead, optFns)
+	o, err := buildOptions("Get", TakesConsistentRead, optFns)
 	if err != nil {
 		return zero, err
 	}

@@ -76,7 +76,7 @@ func (e *Entity[T]) ModifyE(ctx context.Context, api ModifyAPI, key Key[T], fn f
 	if fn == nil {
 		return zero, &OptionError{Op: "Modify", Option: "fn", Detail: "a nil change function: pass the function that changes the item"}
 	}
-	o, err := buildOptions("Modify", acceptRetry, optFns)
+	o, err := buildOptions("Modify", TakesRetries, optFns)
 	if err != nil {
 		return zero, err
 	}

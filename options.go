@@ -149,39 +149,49 @@ func (o Options) Refuse(op string, take func(Setting) bool, detail string) error
 // 187 s (94 s on average), and the context bounds them too.
 const defaultModifyAttempts = 100
 
-// optionSet lists the options an operation accepts besides Capacity.
-type optionSet uint8
+// Takes lists the options of [Options] besides Capacity and the Settings
+// that a call takes: [Options.RefuseOthers] refuses the others.
+type Takes uint8
 
+// The options a call may take.
 const (
-	acceptConsistentRead optionSet = 1 << iota
-	acceptCreateOnly
-	acceptRetry
+	TakesConsistentRead Takes = 1 << iota
+	TakesCreateOnly
+	TakesRetries // MaxAttempts, RetryBaseDelay, RetryMaxDelay
+	TakesCursorKey
 )
 
-func buildOptions(op string, accepts optionSet, fns []func(*Options)) (Options, error) {
+// RefuseOthers is the [*OptionError] of op for the first option of o that
+// takes does not list (nil when o sets none of them): ConsistentRead,
+// CreateOnly, the retry options, CursorKey. detail says what op takes;
+// the error adds which calls take the option refused.
+func (o Options) RefuseOthers(op string, takes Takes, detail string) error {
+	for _, c := range []struct {
+		set          bool
+		take         Takes
+		option, hint string
+	}{
+		{o.ConsistentRead, TakesConsistentRead, "ConsistentRead", "Get and BatchGet take it (Modify and transactions always read consistently)"},
+		{o.CreateOnly, TakesCreateOnly, "CreateOnly", "only Put takes it (txn.Create in a transaction)"},
+		{o.Retries(), TakesRetries, "MaxAttempts/RetryBaseDelay/RetryMaxDelay", "Modify, the batches, transactions and re-shard passes retry"},
+		{o.CursorKey != nil, TakesCursorKey, "CursorKey", "queries, shard reads, re-shard passes and backfills take it"},
+	} {
+		if c.set && takes&c.take == 0 {
+			return &OptionError{Op: op, Option: c.option, Detail: c.hint + "; " + detail}
+		}
+	}
+	return nil
+}
+
+func buildOptions(op string, takes Takes, fns []func(*Options)) (Options, error) {
 	o, err := Apply(op, fns)
 	if err != nil {
 		return o, err
 	}
-	refuse := func(option, detail string) (Options, error) {
-		return o, &OptionError{Op: op, Option: option, Detail: detail}
-	}
 	if err := o.Refuse(op, func(Setting) bool { return false }, "an option of another package's calls"); err != nil {
 		return o, err
 	}
-	if o.CursorKey != nil {
-		return refuse("CursorKey", "only queries, shard reads, re-shard passes and backfills take it")
-	}
-	if o.ConsistentRead && accepts&acceptConsistentRead == 0 {
-		return refuse("ConsistentRead", "only Get and BatchGet take it (Modify always reads consistently)")
-	}
-	if o.CreateOnly && accepts&acceptCreateOnly == 0 {
-		return refuse("CreateOnly", "only Put takes it")
-	}
-	if o.Retries() && accepts&acceptRetry == 0 {
-		return refuse("MaxAttempts/RetryBaseDelay/RetryMaxDelay", "only Modify, BatchGet and BatchWrite retry")
-	}
-	return o, nil
+	return o, o.RefuseOthers(op, takes, op+" does not take it")
 }
 
 func (o Options) backoff() backoff.Policy {

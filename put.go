@@ -27,7 +27,7 @@ import (
 // Invalid items and options are refused before any request ([*ItemError],
 // [*OptionError]); failed requests are [*OpError] values.
 func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...func(*Options)) (T, error) {
-	o, err := buildOptions("Put", acceptCreateOnly, optFns)
+	o, err := buildOptions("Put", TakesCreateOnly, optFns)
 	if err != nil {
 		return item, err
 	}

@@ -93,7 +93,7 @@ func (e *Entity[T]) PlanRefresh(stored map[string]types.AttributeValue) (Refresh
 
 // Refresh brings one stored item up to the entity's current definition:
 // the per-item step of a backfill after a change of key design (a new
-// index, a composite key in another order, a new sparse rule, another
+// index, a composite key in another order, a new membership condition (If), another
 // shard count). It decides as [Entity.PlanRefresh] does; an item already
 // up to date is left alone, and any other is written with one UpdateItem,
 // so that the stored item becomes exactly what a write of its T would

@@ -100,17 +100,29 @@ func (s Side[V]) cond(op keys.Op, lo, hi V, two bool) SortCond {
 
 // valueSort reports why s takes no typed value conditions, if it does not.
 func (s Side[V]) valueSort() error {
+	if err := s.s.valueSort(); err != nil || s.one != nil {
+		return err
+	}
+	return fmt.Errorf("the side %s encodes no single value", s.s.desc)
+}
+
+// valueSort reports why the side takes no typed value conditions, if it
+// does not: only a side of one attribute that stores a value as it is
+// (ID, Str, Time, Num, Bin) takes them.
+func (s *side) valueSort() error {
 	switch {
-	case s.s == nil:
+	case s == nil:
 		return errors.New("a zero Side")
-	case s.s.err != nil:
-		return fmt.Errorf("the side %s: %w", s.s.desc, s.s.err)
-	case s.s.constant:
-		return fmt.Errorf("the constant side %s: a query of its pattern compares it itself; drop the condition", s.s.desc)
-	case !s.s.def.IsZero():
-		return fmt.Errorf("the side %s holds keys of %s: build the condition from that definition (query's Sort)", s.s.desc, s.s.def)
-	case s.s.tuple || len(s.s.attrs) != 1 || s.one == nil:
-		return fmt.Errorf("the side %s: a tuple's first attribute takes query.Attr conditions", s.s.desc)
+	case s.err != nil:
+		return fmt.Errorf("the side %s: %w", s.desc, s.err)
+	case s.constant:
+		return fmt.Errorf("the constant side %s: a query of its pattern compares it itself; drop the condition", s.desc)
+	case len(s.attrs) == 0:
+		return errors.New("NoSort: the pattern has no sort key to compare")
+	case !s.def.IsZero():
+		return fmt.Errorf("the side %s holds keys of %s: build the condition from that definition (query's Sort)", s.desc, s.def)
+	case s.tuple || len(s.attrs) != 1 || len(s.segs) != 1:
+		return fmt.Errorf("the side %s: a tuple's first attribute takes query.Attr conditions", s.desc)
 	}
 	return nil
 }
@@ -155,10 +167,4 @@ func (c SortCond) String() string {
 // ValueSort reports whether the pattern's sort key is stored as a value
 // ([ID], [Str], [Num], [Bin]) and so takes the typed conditions of its
 // Side ([SortCond]) rather than raw ones.
-func (id PatternID) ValueSort() bool {
-	if id.p == nil || id.p.sk == nil {
-		return false
-	}
-	s := id.p.sk
-	return s.err == nil && !s.constant && s.def.IsZero() && !s.tuple && len(s.attrs) == 1 && len(s.segs) == 1
-}
+func (id PatternID) ValueSort() bool { return id.p != nil && id.p.sk.valueSort() == nil }

@@ -83,7 +83,7 @@ func (e *TableChangeError) Unwrap() error { return ErrInvalidTableChange }
 // DynamoDB indexes an item when it carries the index's key attributes. An
 // index whose keys are attributes the items have already (a native
 // multi-attribute key over fields of T) is complete once AddIndex returns.
-// One whose keys keyfirst derives (a composite sort key, a sparse rule, a
+// One whose keys keyfirst derives (a composite sort key, a membership condition, a
 // shard suffix) holds the items written since the entity binds its
 // pattern, and none stored before: run the backfill of package migrate
 // after it (see its "Changing a key design").

@@ -202,11 +202,7 @@ func options(fns []func(*keyfirst.Options)) (keyfirst.Options, error) {
 	if err := o.Refuse("Backfill", func(keyfirst.Setting) bool { return false }, "an option of another package's calls"); err != nil {
 		return o, err
 	}
-	if o.ConsistentRead || o.CreateOnly || o.Retries() {
-		return o, &keyfirst.OptionError{Op: "Backfill", Option: "ConsistentRead/CreateOnly/MaxAttempts/RetryBaseDelay/RetryMaxDelay",
-			Detail: "a backfill takes WithCursorKey and WithCapacity (MaxConflicts bounds its rewrites of one item)"}
-	}
-	return o, nil
+	return o, o.RefuseOthers("Backfill", keyfirst.TakesCursorKey, "a backfill takes WithCursorKey and WithCapacity (MaxConflicts bounds its rewrites of one item)")
 }
 
 // runner is one run of a backfill.

@@ -4,7 +4,7 @@
 // keyfirst derives every key attribute on every write, so a new
 // definition applies to every item written after it is deployed, and to
 // none stored before. A new concatenated index, a composite key in
-// another order, a new sparse rule, another shard count, all leave the
+// another order, a new membership condition (If), another shard count, all leave the
 // stored items without the attributes the new design derives (or with
 // the ones it no longer does). [Backfill] rewrites them: it reads the
 // table with a parallel Scan, the seeds' "full export" case and the one
@@ -73,7 +73,7 @@
 // Local refuses every write, with InternalFailure, for the second or two
 // it builds a GSI; AWS takes them. The test's writers retry.)
 //
-// The same steps change a sparse rule (its index then holds exactly the
+// The same steps change a membership condition (If: its index then holds exactly the
 // items that qualify) or a shard count: set shard.Spec.Shards to the new
 // count and PreviousShards to the old one, deploy, backfill the entity
 // (every item moves to the shard of the new count), then remove

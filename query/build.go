@@ -234,12 +234,15 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 	}
 	switch s.kind {
 	case sortAttr:
-		return s.attrTerms(f, ks, out)
+		return attrTerms(f, ks, *s.attr, out)
 	case sortValue:
 		if s.err != nil {
-			return nil, f.fail(s.attr.attr, ProblemSortKey, "the sort condition could not be built", s.err)
+			return nil, f.fail(s.value.Attr(), ProblemSortKey, "the sort condition could not be built", s.err)
 		}
-		return s.attrTerms(f, ks, out)
+		// A typed condition is checked against the index's sort key as a
+		// raw one is: its values are encoded, the attribute is the side's.
+		lo, hi := s.value.Values()
+		return attrTerms(f, ks, AttrCond{attr: s.value.Attr(), op: s.value.Op(), lo: Value{av: lo}, hi: Value{av: hi}}, out)
 	}
 	if s.err != nil {
 		return nil, f.fail("", ProblemSortKey, "the keys condition could not be built", s.err)
@@ -300,8 +303,7 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 }
 
 // attrTerms checks a raw attribute condition and appends its term to out.
-func (s *sortSpec) attrTerms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
-	c := *s.attr
+func attrTerms(f failer, ks keyfirst.KeySchema, c AttrCond, out []term) ([]term, error) {
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
 	}

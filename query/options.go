@@ -56,13 +56,8 @@ func resolve(op, table, index string, base, call []func(*keyfirst.Options)) (opt
 	if err := o.Refuse(op, take, "a query takes WithNext of a *query.Cursor only"); err != nil {
 		return refuse(err)
 	}
-	switch {
-	case o.ConsistentRead:
-		return refuse(&keyfirst.OptionError{Op: op, Option: "ConsistentRead", Detail: "only Get and BatchGet take it"})
-	case o.CreateOnly:
-		return refuse(&keyfirst.OptionError{Op: op, Option: "CreateOnly", Detail: "only Put takes it"})
-	case o.Retries():
-		return refuse(&keyfirst.OptionError{Op: op, Option: "MaxAttempts/RetryBaseDelay/RetryMaxDelay", Detail: "a query does not retry: only Modify, batches and transactions do"})
+	if err := o.RefuseOthers(op, keyfirst.TakesCursorKey, "a query takes WithCapacity, WithCursorKey and WithNext"); err != nil {
+		return refuse(err)
 	}
 	return out, nil
 }

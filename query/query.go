@@ -74,9 +74,9 @@ type source[T any] struct {
 type sortSpec struct {
 	kind sortKind
 	cond keys.Cond
-	attr *AttrCond // set for sortAttr and sortValue
+	attr *AttrCond // set for sortAttr
 	// value is the typed condition of a sort key stored as a value
-	// (sortValue), which attr restates for the term builder.
+	// (sortValue).
 	value *keyfirst.SortCond
 	err   error
 }
@@ -145,9 +145,7 @@ func (q Query[T]) Sort(c keys.Cond, errs ...error) Query[T] {
 // attribute. A condition that could not be built returns its error
 // ([ProblemSortKey]). SortValue replaces any previous sort key condition.
 func (q Query[T]) SortValue(c keyfirst.SortCond) Query[T] {
-	lo, hi := c.Values()
-	q.sort = sortSpec{kind: sortValue, value: &c, err: c.Err(),
-		attr: &AttrCond{attr: c.Attr(), op: c.Op(), lo: Value{av: lo}, hi: Value{av: hi}}}
+	q.sort = sortSpec{kind: sortValue, value: &c, err: c.Err()}
 	return q
 }
 

@@ -240,13 +240,8 @@ func resolveOptions(index string, base, call []func(*keyfirst.Options)) (options
 	if err := ko.Refuse("Read", take, "a shard read takes WithCost and WithNext of a *shard.Cursor only"); err != nil {
 		return refuse(err)
 	}
-	for _, bad := range []struct {
-		set    bool
-		option string
-	}{{ko.ConsistentRead, "ConsistentRead"}, {ko.CreateOnly, "CreateOnly"}, {ko.Retries(), "MaxAttempts/RetryBaseDelay/RetryMaxDelay"}} {
-		if bad.set {
-			return refuse(&keyfirst.OptionError{Op: "Read", Option: bad.option, Detail: "a shard read takes WithCapacity, WithCost, WithNext and WithCursorKey"})
-		}
+	if err := ko.RefuseOthers("Read", keyfirst.TakesCursorKey, "a shard read takes WithCapacity, WithCost, WithNext and WithCursorKey"); err != nil {
+		return refuse(err)
 	}
 	return o, nil
 }

@@ -119,8 +119,8 @@ func reshardOptionsOf(fns []func(*keyfirst.Options)) (reshardOptions, error) {
 	if err := ko.Refuse("Reshard", take, "a re-shard pass takes WithCheckpoint, WithItems and WithProgress of package shard"); err != nil {
 		return o, err
 	}
-	if ko.ConsistentRead || ko.CreateOnly {
-		return o, &keyfirst.OptionError{Op: "Reshard", Option: "ConsistentRead/CreateOnly", Detail: "a re-shard pass takes WithCapacity, WithCursorKey, WithMaxAttempts and the retry delays"}
+	if err := ko.RefuseOthers("Reshard", keyfirst.TakesCursorKey|keyfirst.TakesRetries, "a re-shard pass takes WithCapacity, WithCursorKey, WithMaxAttempts and the retry delays"); err != nil {
+		return o, err
 	}
 	if ko.CursorKey != nil {
 		o.query = append(o.query, keyfirst.WithCursorKey(ko.CursorKey))

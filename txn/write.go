@@ -110,13 +110,10 @@ func buildOptions(op string, fns []func(*keyfirst.Options)) (options, error) {
 	refuse := func(option, detail string) (options, error) {
 		return o, &keyfirst.OptionError{Op: op, Option: option, Detail: detail}
 	}
+	if err := ko.RefuseOthers(op, keyfirst.TakesRetries, "a transaction takes WithCapacity, WithMaxAttempts, the retry delays, Token and ContentToken"); err != nil {
+		return o, err
+	}
 	switch {
-	case ko.ConsistentRead:
-		return refuse("ConsistentRead", "a transaction's reads are always consistent")
-	case ko.CreateOnly:
-		return refuse("CreateOnly", "use txn.Create for an action that creates an item")
-	case ko.CursorKey != nil:
-		return refuse("CursorKey", "a transaction has no cursor")
 	case o.Token != "" && o.ContentToken:
 		return refuse("Token/ContentToken", "set one or the other")
 	case o.Token != "" && !validToken(o.Token):
