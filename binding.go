@@ -36,6 +36,41 @@ type Binding struct {
 	// sortFields: fields bind the sort side alone, fn the partition side
 	// (FuncPartition).
 	sortFields bool
+	// reads are the fields of T that fn reads, whenReads those that when
+	// reads ([Binding.Reads]); the set flags tell a declaration of none
+	// from no declaration.
+	reads, whenReads       []string
+	readsSet, whenReadsSet bool
+}
+
+// Reads declares the fields of T, named as in Go, that the function last
+// applied to b reads: the predicate of an [If], else the function of a
+// [Func], [FuncE] or [FuncPartition] (declare a function's before wrapping
+// it in If: If(FuncE(p, f).Reads("ID"), pred).Reads("Status"); a shard
+// index declares its own, shard.Spec.Reads). keyfirst sees the fields of
+// a [Pattern.Fields] binding, but not inside a function, and a partial
+// update ([Entity.Update]) must know what each key of the entity reads so
+// that no update can leave one stale: without the declaration every
+// update of the entity is refused ([UpdateUndeclared]). With it, an
+// update that changes a field b reads must set the fields its membership
+// reads (the predicate's), and, when the item is then in the index, every
+// field its key reads; keyfirst recomputes b's attributes from them in
+// the same write (seed 002's close_order, Set("Status", "CLOSED"),
+// REMOVEs the open-orders key without knowing the order's id). The
+// declaration is checked on every update: after the write, keyfirst
+// derives the item's keys from the item as stored, and a key that
+// differs (the function read a field not declared) is rewritten at once
+// and reported ([UpdateUndeclaredRead]). Reads() with no field declares
+// a function that reads none.
+//
+//	keyfirst.If(adminsOf.Fields("Org"), User.IsAdmin).Reads("Role")
+func (b Binding) Reads(fields ...string) Binding {
+	if b.when != nil {
+		b.whenReads, b.whenReadsSet = slices.Clone(fields), true
+	} else {
+		b.reads, b.readsSet = slices.Clone(fields), true
+	}
+	return b
 }
 
 // declaration is the identity of a Binding's declaration; it has a size,
@@ -164,6 +199,15 @@ type boundKey[T any] struct {
 	// FuncPartition (which get computes).
 	attr []func(v *T) (types.AttributeValue, bool, error)
 	when bool
+	// inputs are the Go names of the fields each attribute's value reads
+	// (its fields, and what the binding's function declares it reads),
+	// whenInputs those the binding's If reads ([Binding.Reads]); computed
+	// marks the attributes a function gives (which may also keep the item
+	// out), opaque those whose function or If does not declare its
+	// inputs, declared those whose do.
+	inputs                     [][]string
+	whenInputs                 []string
+	computed, opaque, declared []bool
 }
 
 // sameValue identifies how a binding computes an attribute: two bindings
@@ -220,7 +264,43 @@ func compile[T any](b Binding, t *Table, c *codec.Codec, fail func(index, attr s
 	if b.when != nil {
 		err = k.condition(b.when, t, fail)
 	}
+	if err == nil {
+		err = k.inputsOf(b, fail)
+	}
 	return k, err
+}
+
+// inputsOf records the fields each attribute of b reads: the fields bound
+// to it, and for an attribute computed or made conditional by a function,
+// the fields the function declares ([Binding.Reads]), or none known
+// (opaque).
+func (k *boundKey[T]) inputsOf(b Binding, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
+	if b.readsSet && b.fn == nil {
+		return fail(k.p.index, "", EntityBinding, "Reads on a binding without a function: the inputs of Fields are its fields", nil)
+	}
+	for _, f := range slices.Concat(b.reads, b.whenReads) {
+		if _, _, err := fieldOffset(reflect.TypeFor[T](), f); err != nil {
+			return fail(k.p.index, "", EntityBinding, "Reads: "+err.Error(), nil)
+		}
+	}
+	npk := len(k.p.pk.attrs)
+	k.inputs = make([][]string, len(k.attrs))
+	k.whenInputs = b.whenReads
+	k.computed = make([]bool, len(k.attrs))
+	k.opaque = make([]bool, len(k.attrs))
+	k.declared = make([]bool, len(k.attrs))
+	for i := range k.attrs {
+		if f := k.same[i].fields; f != "" {
+			k.inputs[i] = strings.Split(f, ",")
+		}
+		k.computed[i] = b.fn != nil && (!b.sortFields || i < npk)
+		if k.computed[i] {
+			k.inputs[i] = append(k.inputs[i], b.reads...)
+		}
+		k.opaque[i] = k.computed[i] && !b.readsSet || b.when != nil && !b.whenReadsSet
+		k.declared[i] = k.computed[i] && b.readsSet || b.when != nil && b.whenReadsSet
+	}
+	return nil
 }
 
 // funcName is the name of the function that built the Func binding b.

@@ -87,6 +87,9 @@ type Entity[T any] struct {
 	// agree are the attributes that a second pattern computes another way
 	// (see entityBuilder.derive): every write checks they agree.
 	agree []derivation[T]
+	// declaredReads: a binding's function declares the fields it reads
+	// ([Binding.Reads]), which an update trusts and then verifies.
+	declaredReads bool
 }
 
 // derivation is one derived attribute.
@@ -103,6 +106,13 @@ type derivation[T any] struct {
 	// timeKey: a time.Time field of T used as an index key, stored in
 	// TimeKeyLayout rather than in its attributevalue form.
 	timeKey bool
+	// inputs are the Go names of the fields of T the attribute's value
+	// reads, whenInputs those its binding's If reads; computed: a
+	// function gives it (and may keep the item out of the index); opaque:
+	// a function reads fields it does not declare ([Binding.Reads]), so
+	// any field may be one.
+	inputs, whenInputs []string
+	computed, opaque   bool
 }
 
 // indexGroup is what the entity writes for one index: the attributes it
@@ -284,7 +294,7 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 			case fromFields && b.sharable[a.Name]:
 				// Computed another way from fields of every item: each
 				// write checks that the two agree.
-				b.e.agree = append(b.e.agree, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: k.attr[i]})
+				b.e.agree = append(b.e.agree, derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), get: k.attr[i], inputs: k.inputs[i]})
 				continue
 			}
 			return b.fail(k.p.index, a.Name, EntityDerivedTwice, "already derived as "+prev+
@@ -293,7 +303,8 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 		b.derivedAt[a.Name] = where
 		b.same[a.Name] = k.same[i]
 		b.sharable[a.Name] = fromFields
-		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name)}
+		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), inputs: k.inputs[i], whenInputs: k.whenInputs, computed: k.computed[i], opaque: k.opaque[i]}
+		b.e.declaredReads = b.e.declaredReads || k.declared[i]
 		if k.attr != nil && k.attr[i] != nil {
 			d.get = k.attr[i] // bound to fields: each attribute alone
 		} else {

@@ -54,6 +54,10 @@ var (
 	ErrKeyChanged = errors.New("keyfirst: primary key changed")
 	// ErrDuplicateKey: a batch names the same key twice. Nothing was sent.
 	ErrDuplicateKey = errors.New("keyfirst: duplicate key in batch")
+	// ErrInvalidUpdate: a partial update ([Entity.Update]) that cannot be
+	// sent as it is: an unknown field, a value of the wrong type, a change
+	// that would leave a derived key stale. Nothing was sent.
+	ErrInvalidUpdate = errors.New("keyfirst: invalid update")
 	// ErrUnprocessed: a batch ended (context done, attempts exhausted or a
 	// request failed) with items not written or not read.
 	ErrUnprocessed = errors.New("keyfirst: batch left items unprocessed")
@@ -252,6 +256,69 @@ func (e *ItemError) Error() string {
 // Unwrap returns [ErrInvalidItem] and the cause.
 func (e *ItemError) Unwrap() []error { return errfmt.Causes(ErrInvalidItem, e.Err) }
 
+// UpdateProblem says why a partial update ([Entity.Update]) is refused.
+type UpdateProblem uint8
+
+// The problems of [UpdateError].
+const (
+	UpdateEmpty          UpdateProblem = iota + 1 // an update without a change
+	UpdateUnknownField                            // no field of T has the name (Go names: "Stock", not "stock")
+	UpdateFieldTwice                              // two changes of one field
+	UpdateKeyField                                // a change of a field the table's primary key reads
+	UpdateVersionField                            // a change of the version field, which every update increments itself
+	UpdateValueType                               // a value that is not of the field's type (nor converts to it exactly)
+	UpdateNotNumber                               // Add on a field that is not stored as a number
+	UpdateNotList                                 // Append on a field that is not stored as a list
+	UpdateNotSet                                  // AddToSet or DeleteFromSet on a field that is not stored as a set
+	UpdateEmptyValue                              // Append, AddToSet or DeleteFromSet without an element
+	UpdateStaleKey                                // a change of a field an index key reads, without every field it reads
+	UpdateUndeclared                              // the entity has a key computed by a function that does not declare what it reads (Binding.Reads)
+	UpdateUndeclaredRead                          // after the write: a key function read a field it does not declare; keyfirst rewrote the key
+	UpdateCondition                               // a condition that cannot be evaluated as written (see Detail)
+)
+
+var updateProblemText = map[UpdateProblem]string{
+	UpdateEmpty:          "no change",
+	UpdateUnknownField:   "unknown field",
+	UpdateFieldTwice:     "field changed twice",
+	UpdateKeyField:       "field of the primary key",
+	UpdateVersionField:   "version field",
+	UpdateValueType:      "value of the wrong type",
+	UpdateNotNumber:      "not a number",
+	UpdateNotList:        "not a list",
+	UpdateNotSet:         "not a set",
+	UpdateEmptyValue:     "no element",
+	UpdateStaleKey:       "would leave a key stale",
+	UpdateUndeclared:     "key function without declared inputs",
+	UpdateUndeclaredRead: "key function read an undeclared field",
+	UpdateCondition:      "invalid condition",
+}
+
+// String describes the problem.
+func (p UpdateProblem) String() string { return errfmt.ProblemText(updateProblemText, p) }
+
+// UpdateError reports a partial update refused before any request, or,
+// with [UpdateUndeclaredRead], a key that a wrong [Binding.Reads] let an
+// update leave stale and that keyfirst rewrote. It wraps
+// [ErrInvalidUpdate] and the cause, if any.
+type UpdateError struct {
+	Entity  string        // the entity-type name
+	Index   string        // the index whose key is concerned, if any
+	Field   string        // the field concerned (its Go name), if any
+	Problem UpdateProblem // what is wrong
+	Detail  string        // the facts, and what to do instead
+	Err     error         // the cause, if any
+}
+
+// Error describes the failure with its facts.
+func (e *UpdateError) Error() string {
+	return errfmt.Describe(ErrInvalidUpdate, e.Problem.String(), errfmt.Detail(e.Detail, e.Err),
+		"entity", e.Entity, "index", e.Index, "field", e.Field)
+}
+
+// Unwrap returns [ErrInvalidUpdate] and the cause.
+func (e *UpdateError) Unwrap() []error { return errfmt.Causes(ErrInvalidUpdate, e.Err) }
+
 // OptionError reports an option that does not apply to an operation, or an
 // invalid option value. It wraps [ErrInvalidOption].
 type OptionError struct {
@@ -312,6 +379,11 @@ type ConditionError struct {
 	// Attempts is the number of attempts [Entity.Modify] made before it
 	// gave up; 0 for the other operations.
 	Attempts int
+	// Failed is, for a partial update ([Entity.Update]) refused by a
+	// condition ([ErrConditionFailed]), the part of it that the stored
+	// item does not meet, as written ("Stock >= 1"); a field's limit
+	// that an Add would cross is one too ("Stock <= 2147483646").
+	Failed string
 }
 
 // Error describes the failure with its facts.
@@ -331,6 +403,9 @@ func (e *ConditionError) Error() string {
 		fmt.Fprintf(&b, ": the stored item has the version read (%d), so no other writer caused it", e.Actual)
 	case errors.Is(e.Err, ErrConditionUnexplained):
 		b.WriteString(": every attribute the condition compares is as read, so no other writer caused it")
+	}
+	if e.Failed != "" {
+		fmt.Fprintf(&b, ": %s does not hold on the stored item", e.Failed)
 	}
 	switch {
 	case e.Attempts == 1:

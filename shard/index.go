@@ -79,6 +79,15 @@ type Spec[T, S any] struct {
 	// item does. An item for which it reports false has the index's
 	// attributes removed on every write path: a sparse sharded index.
 	When func(T) bool
+	// Reads names, as in Go, the fields of T that When, Pick and Sort
+	// read ([keyfirst.Binding.Reads]), so that a partial update
+	// ([keyfirst.Entity.Update]) can recompute the index's key: an update
+	// that sets them all (seed 002's close_order sets Status, which When
+	// reads) moves the item in or out of the index in the same write.
+	// Field needs no declaration. Without Reads, an entity whose shard
+	// index has one of these functions refuses every partial update
+	// ([keyfirst.UpdateUndeclared]).
+	Reads []string
 }
 
 // Index is a write-sharded secondary index, declared once (usually at
@@ -162,8 +171,18 @@ func New[T, S any](p keyfirst.Pattern[string, S], spec Spec[T, S]) (*Index[T, S]
 	if spec.SortField != "" {
 		b = keyfirst.FuncPartition(p, x.partition, spec.SortField)
 	}
+	var fieldReads []string
+	if spec.Field != "" {
+		fieldReads = []string{spec.Field}
+	}
+	if spec.Reads != nil || spec.Pick == nil && spec.Sort == nil {
+		b = b.Reads(append(fieldReads, spec.Reads...)...)
+	}
 	if spec.When != nil {
 		b = keyfirst.If(b, spec.When)
+		if spec.Reads != nil {
+			b = b.Reads(spec.Reads...)
+		}
 	}
 	x.binding = b
 	return x, nil

@@ -9,7 +9,7 @@ import (
 	"github.com/keyfirst/keyfirst"
 )
 
-// Action is one action of a write transaction: [Put], [Replace],
+// Action is one action of a write transaction: [Put], [Replace], [Update],
 // [Delete], [Check], or the actions of a unique value ([Unique]). An
 // action belongs to one call of [Write] (or one attempt of [Run]) at a
 // time.
@@ -65,6 +65,7 @@ const (
 	opReplace
 	opDelete
 	opCheck
+	opUpdate
 )
 
 // Op is a typed action on one item of entity type T. After a transaction
@@ -77,6 +78,7 @@ type Op[T any] struct {
 	item    T
 	key     keyfirst.Key[T]
 	opts    keyfirst.TransactOptions
+	update  keyfirst.Update
 	pending T // the item as the built action stores it
 	written T
 	done    bool
@@ -136,6 +138,28 @@ func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond expression.Co
 	return op
 }
 
+// Update applies u to the item with key as [keyfirst.Entity.Update]
+// does, in the transaction: the same checks before any request (no
+// change may leave a derived key stale), the item required to exist and
+// be of this entity type, the version incremented, u's condition
+// ([keyfirst.Update.If]) checked by DynamoDB, with no read. Seed 004's
+// purchase is one TransactWriteItems:
+//
+//	txn.Write(ctx, db, []txn.Action{
+//		txn.Update(products, id, keyfirst.Add("Stock", -1).If(keyfirst.Field("Stock").Ge(1))),
+//		txn.Create(orders, order),
+//	})
+//
+// A failed condition cancels the transaction with the action's
+// [*keyfirst.ConditionError] (Failed names the part that failed).
+// TransactWriteItems returns no item: [Op.Item] gives the zero T; read
+// the item after the transaction when it is needed.
+func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update) *Op[T] {
+	op := newOp(e, opUpdate, *new(T), nil)
+	op.key, op.update = key, u
+	return op
+}
+
 // errNoEntity is the error of an action without entity.
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
@@ -160,6 +184,8 @@ func (op *Op[T]) build(b *builder) (step, error) {
 		w, err = op.e.TransactDelete(op.item, o)
 	case opCheck:
 		w, err = op.e.TransactCheck(op.key, o)
+	case opUpdate:
+		w, err = op.e.TransactUpdate(op.key, op.update)
 	}
 	if err != nil {
 		return step{}, err
@@ -189,7 +215,8 @@ func (op *Op[T]) where() (entity, table, key string) {
 
 // Item returns the item as the transaction wrote it (a put or replace
 // carries the version it stored), and whether a transaction with op
-// succeeded. For a delete or a check it returns the item given.
+// succeeded. For a delete or a check it returns the item given; for an
+// update, the zero T (TransactWriteItems returns no item).
 func (op *Op[T]) Item() (T, bool) {
 	if op.kind == opDelete || op.kind == opCheck {
 		return op.item, op.done

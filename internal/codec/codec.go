@@ -43,6 +43,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -205,29 +206,43 @@ func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (in
 	size := 0
 	for i := range c.fields {
 		f := &c.fields[i]
-		fv, ok := f.get(v)
-		if !ok {
-			continue
-		}
-		var av types.AttributeValue
-		if f.kind == kSlow {
-			var err error
-			if av, err = f.encodeSlow(fv); err != nil {
-				return size, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
-			}
-		} else {
-			av = f.encodeAt(addressOf(fv))
+		av, n, err := f.encode(v)
+		if err != nil {
+			return size, err
 		}
 		if av != nil {
-			n, err := itemsize.Check(f.Name, av)
-			if err != nil {
-				return size, err
-			}
 			dst[f.Name] = av
 			size += n
 		}
 	}
 	return size, nil
+}
+
+// encode encodes the field of the root value v, checked, and returns its
+// size; nil when the item does not have it (omitted, or behind a nil
+// embedded pointer).
+func (f *field) encode(v reflect.Value) (types.AttributeValue, int, error) {
+	fv, ok := f.get(v)
+	if !ok {
+		return nil, 0, nil
+	}
+	var av types.AttributeValue
+	if f.kind == kSlow {
+		var err error
+		if av, err = f.encodeSlow(fv); err != nil {
+			return nil, 0, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
+		}
+	} else {
+		av = f.encodeAt(addressOf(fv))
+	}
+	if av == nil {
+		return nil, 0, nil
+	}
+	n, err := itemsize.Check(f.Name, av)
+	if err != nil {
+		return nil, 0, err
+	}
+	return av, n, nil
 }
 
 // Decode sets the fields of v, an addressable value of the codec's struct
@@ -673,4 +688,38 @@ func avKind(f field) AVKind {
 		return AVList
 	}
 	return AVUnknown
+}
+
+// FieldByGoName finds the field of the codec's struct type that Go calls
+// name (as reflect.Type.FieldByName resolves it, promoted fields of
+// embedded structs included) and returns it with its attribute name; false
+// when no encoded field is called so (an unexported field, one tagged "-",
+// one that two embedded structs promote).
+func (c *Codec) FieldByGoName(name string) (Field, bool) {
+	sf, ok := c.typ.FieldByName(name)
+	if !ok {
+		return Field{}, false
+	}
+	for i := range c.fields {
+		if slices.Equal(c.fields[i].index, sf.Index) {
+			return c.fields[i].Field, true
+		}
+	}
+	return Field{}, false
+}
+
+// SetField stores x, a value of the field's own type, in the field with
+// attribute name of v, an addressable value of the codec's struct type
+// (nil embedded pointers on the way are allocated).
+func (c *Codec) SetField(v reflect.Value, name string, x reflect.Value) {
+	c.fields[c.byName[name]].set(v).Set(x)
+}
+
+// EncodeField encodes the field with attribute name of v, a value of the
+// codec's struct type, exactly as [Codec.Encode] encodes it in an item,
+// value checks included: ok is false when the item would not have the
+// attribute (omitempty on an empty value, a nil embedded pointer).
+func (c *Codec) EncodeField(v reflect.Value, name string) (av types.AttributeValue, ok bool, err error) {
+	av, _, err = c.fields[c.byName[name]].encode(v)
+	return av, av != nil, err
 }
