@@ -208,6 +208,10 @@ type boundKey[T any] struct {
 	inputs                     [][]string
 	whenInputs                 []string
 	computed, opaque, declared []bool
+	// fill stores the fields a table key's stored attributes (partition
+	// then sort) hold in an item: the inverse of get, for a binding of the
+	// table's pattern to fields; nil for the others.
+	fill func(v *T, key []types.AttributeValue) error
 }
 
 // sameValue identifies how a binding computes an attribute: two bindings
@@ -377,6 +381,15 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.Att
 			return true, err
 		}
 		return true, p.fromFields[1](base, offs[1], out[npk:])
+	}
+	if to := p.toFields; p.index == "" && partition == nil && to[0] != nil && to[1] != nil {
+		k.fill = func(v *T, key []types.AttributeValue) error {
+			base := unsafe.Pointer(v)
+			if err := to[0](base, offs[0], key[:npk]); err != nil {
+				return err
+			}
+			return to[1](base, offs[1], key[npk:])
+		}
 	}
 	if partition != nil {
 		k.get = func(v *T, out []types.AttributeValue) (bool, error) {

@@ -90,6 +90,9 @@ type Entity[T any] struct {
 	// declaredReads: a binding's function declares the fields it reads
 	// ([Binding.Reads]), which an update trusts and then verifies.
 	declaredReads bool
+	// fillKey stores in an item the fields its table key holds (nil when
+	// a function computes the key): what an update knows of the item.
+	fillKey func(v *T, key []types.AttributeValue) error
 }
 
 // derivation is one derived attribute.
@@ -251,6 +254,7 @@ func (b *entityBuilder[T]) primaryKey() error {
 		if k.p.index != "" {
 			continue
 		}
+		e.fillKey = k.fill
 		if err := b.derive(k, func(i int, d derivation[T]) {
 			e.keyField[i] = k.field[i]
 			if i == 0 {

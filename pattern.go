@@ -45,6 +45,9 @@ type pattern struct {
 	// fromField1 encodes a side of one attribute without a buffer (nil
 	// for a side of several).
 	fromField1 [2]func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error)
+	// toFields decodes the stored value of the partition (0) or sort (1)
+	// side into the fields of an item; nil for a side without a decoder.
+	toFields [2]func(base unsafe.Pointer, offs []uintptr, in []types.AttributeValue) error
 }
 
 // PatternID is the identity of a [Pattern], shared by its copies; the zero
@@ -96,6 +99,7 @@ func newPattern[P, S any](index string, pk Side[P], sk Side[S]) Pattern[P, S] {
 	}
 	p.p.fromFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.fromFields, sk.fromFields}
 	p.p.fromField1 = [2]func(unsafe.Pointer, []uintptr) (types.AttributeValue, error){pk.fromFields1(), sk.fromFields1()}
+	p.p.toFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.toFields(), sk.toFields()}
 	return p
 }
 

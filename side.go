@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -30,6 +31,10 @@ type Side[V any] struct {
 	// one encodes a side of one attribute without a buffer (nil for the
 	// others).
 	one func(v V) (types.AttributeValue, error)
+	// dec decodes a stored value of the side back into V: the inverse of
+	// enc, for the sides of a table's key (Composite, the values as they
+	// are, Const, NoSort); nil for the others.
+	dec func(in []types.AttributeValue) (V, error)
 }
 
 // None is the value of the missing sort key of a [Pattern] built with
@@ -77,13 +82,22 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
-	return single(defSide(def, false, attr), func(v V) (types.AttributeValue, error) {
+	s := single(defSide(def, false, attr), func(v V) (types.AttributeValue, error) {
 		str, err := def.EncodeValue(v)
 		if err != nil {
 			return nil, err
 		}
 		return &types.AttributeValueMemberS{Value: str}, nil
 	})
+	s.dec = func(in []types.AttributeValue) (V, error) {
+		str, ok := in[0].(*types.AttributeValueMemberS)
+		if !ok {
+			var zero V
+			return zero, fmt.Errorf("%s: %s is not a string", attr, avTypeName(in[0]))
+		}
+		return def.DecodeValue(str.Value)
+	}
+	return s
 }
 
 // single is a side of one attribute whose value one encodes.
@@ -185,12 +199,12 @@ func ID(attr string, opts ...func(*keys.IDOptions)) Side[string] {
 	}
 	// The prefix of an id is an id: the same characters.
 	s.prefix = func(p string) error { _, err := codec.Parse(p, keys.DefaultSeparator); return err }
-	return single(s, func(v string) (types.AttributeValue, error) {
+	return asIsDec(single(s, func(v string) (types.AttributeValue, error) {
 		if _, err := codec.Parse(v, keys.DefaultSeparator); err != nil {
 			return nil, err
 		}
 		return &types.AttributeValueMemberS{Value: v}, nil
-	})
+	}))
 }
 
 // Time stores a time.Time in the string attribute attr, in
@@ -209,13 +223,13 @@ func Time(attr string) Side[time.Time] {
 	s.describe()
 	s.desc = attr + " = a time in " + TimeKeyLayout
 	s.prefix = timeKeyPrefix
-	return single(s, func(t time.Time) (types.AttributeValue, error) {
+	return asIsDec(single(s, func(t time.Time) (types.AttributeValue, error) {
 		k, err := FormatTimeKey(t)
 		if err != nil {
 			return nil, err
 		}
 		return &types.AttributeValueMemberS{Value: k}, nil
-	})
+	}))
 }
 
 // Const stores the string value in the string attribute attr of every
@@ -244,7 +258,9 @@ func Const(attr, value string) Side[None] {
 	case len(value) > keys.MaxKeyBytes:
 		s.err = fmt.Errorf("a constant of %d bytes: a key value has at most %d", len(value), keys.MaxKeyBytes)
 	}
-	return single(s, func(None) (types.AttributeValue, error) { return &types.AttributeValueMemberS{Value: value}, nil })
+	c := single(s, func(None) (types.AttributeValue, error) { return &types.AttributeValueMemberS{Value: value}, nil })
+	c.dec = func([]types.AttributeValue) (None, error) { return None{}, nil }
+	return c
 }
 
 // Bin stores bytes as they are in the binary attribute attr.
@@ -257,20 +273,70 @@ func Bin(attr string) Side[[]byte] {
 func Num[V Number](attr string) Side[V] {
 	s := &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
-	return single(s, func(v V) (types.AttributeValue, error) {
+	return asIsDec(single(s, func(v V) (types.AttributeValue, error) {
 		n, err := formatNumber(v)
 		if err != nil {
 			return nil, err
 		}
 		return &types.AttributeValueMemberN{Value: n}, nil
-	})
+	}))
 }
 
 // plain is a side of one attribute holding the value as it is.
 func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
 	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
-	return single(s, func(v V) (types.AttributeValue, error) { return av(v), nil })
+	return asIsDec(single(s, func(v V) (types.AttributeValue, error) { return av(v), nil }))
+}
+
+// asIsDec gives s, a side of one attribute that holds a value as it is (a
+// string, a number, bytes, a time in TimeKeyLayout), its decoder.
+func asIsDec[V any](s Side[V]) Side[V] {
+	s.dec = func(in []types.AttributeValue) (V, error) {
+		var v V
+		rv := reflect.ValueOf(&v).Elem()
+		bad := fmt.Errorf("%s: a stored %s is not a %s", s.s.attrs[0].Name, avTypeName(in[0]), rv.Type())
+		switch x := in[0].(type) {
+		case *types.AttributeValueMemberS:
+			if t, ok := any(&v).(*time.Time); ok {
+				parsed, err := time.Parse(TimeKeyLayout, x.Value)
+				*t = parsed
+				return v, err
+			}
+			if rv.Kind() != reflect.String {
+				return v, bad
+			}
+			rv.SetString(x.Value)
+		case *types.AttributeValueMemberB:
+			if rv.Kind() != reflect.Slice {
+				return v, bad
+			}
+			rv.SetBytes(x.Value)
+		case *types.AttributeValueMemberN:
+			var err error
+			switch k := rv.Kind(); {
+			case k >= reflect.Int && k <= reflect.Int64:
+				var n int64
+				n, err = strconv.ParseInt(x.Value, 10, rv.Type().Bits())
+				rv.SetInt(n)
+			case k >= reflect.Uint && k <= reflect.Uint64:
+				var n uint64
+				n, err = strconv.ParseUint(x.Value, 10, rv.Type().Bits())
+				rv.SetUint(n)
+			case k == reflect.Float32 || k == reflect.Float64:
+				var f float64
+				f, err = strconv.ParseFloat(x.Value, rv.Type().Bits())
+				rv.SetFloat(f)
+			default:
+				return v, bad
+			}
+			return v, err
+		default:
+			return v, bad
+		}
+		return v, nil
+	}
+	return s
 }
 
 // asIs is the attribute of a side that stores one value as it is.
@@ -334,7 +400,8 @@ func tuple(parts ...*side) *side {
 
 // NoSort is the sort side of a table or index without a sort key.
 func NoSort() Side[None] {
-	return Side[None]{s: &side{desc: "no sort key"}, enc: func(None, []types.AttributeValue) error { return nil }}
+	return Side[None]{s: &side{desc: "no sort key"}, enc: func(None, []types.AttributeValue) error { return nil },
+		dec: func([]types.AttributeValue) (None, error) { return None{}, nil }}
 }
 
 func (s *side) describe() {
@@ -368,6 +435,37 @@ func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
 		rv.Field(i).Set(reflect.NewAt(t, unsafe.Add(base, offs[i])).Elem())
 	}
 	return v
+}
+
+// write stores v in the fields of an item at base, at offsets offs: the
+// inverse of read.
+func (s Side[V]) write(base unsafe.Pointer, offs []uintptr, v V) {
+	if len(offs) == 0 {
+		return
+	}
+	if !s.s.tuple {
+		*(*V)(unsafe.Add(base, offs[0])) = v
+		return
+	}
+	rv := reflect.ValueOf(&v).Elem()
+	for i, t := range s.s.segs {
+		reflect.NewAt(t, unsafe.Add(base, offs[i])).Elem().Set(rv.Field(i))
+	}
+}
+
+// toFields decodes the side's stored value in and stores it in the fields
+// of an item at base; nil for a side without a decoder.
+func (s Side[V]) toFields() func(base unsafe.Pointer, offs []uintptr, in []types.AttributeValue) error {
+	if s.dec == nil {
+		return nil
+	}
+	return func(base unsafe.Pointer, offs []uintptr, in []types.AttributeValue) error {
+		v, err := s.dec(in)
+		if err == nil {
+			s.write(base, offs, v)
+		}
+		return err
+	}
 }
 
 // fromFields encodes the side from fields of an item at base.

@@ -62,6 +62,18 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	}
 	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem(), known: map[string]bool{}, changed: map[string]bool{},
 		fields: map[string]bool{}, left: map[string]bool{}, byName: map[string]codec.Field{}}
+	if e.fillKey != nil {
+		// The fields the table's key holds are known from key.
+		stored := []types.AttributeValue{key.pk.value()}
+		if e.hasSK {
+			stored = append(stored, key.sk.value())
+		}
+		if err := e.fillKey((*T)(p.values.Addr().UnsafePointer()), stored); err == nil {
+			for _, in := range slices.Concat(e.pk.inputs, e.sk.inputs) {
+				p.known[in] = true
+			}
+		}
+	}
 	for _, c := range u.changes {
 		if err := p.change(c); err != nil {
 			return partialWrite{}, err
