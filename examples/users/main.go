@@ -29,17 +29,12 @@ import (
 )
 
 // The entity types: form 1's, then form 2's.
-type (
-	Organization struct{ Name string }
-	User         struct{ Org, Name, Role string } // Role is "Admin" or "Member"
+type Organization struct{ Name string }
+type User struct{ Org, Name, Role string } // Role is "Admin" or "Member"
 
-	Customer      struct{ ID, Email string }
-	Order         struct{ CustomerID, ID string }
-	InventoryItem struct{ SKU string }
-)
-
-// IsAdmin is the condition of form 1's sparse index.
-func (u User) IsAdmin() bool { return u.Role == "Admin" }
+type Customer struct{ ID, Email string }
+type Order struct{ CustomerID, ID string }
+type InventoryItem struct{ SKU string }
 
 // The keys, access patterns, tables and entities: form 1's, then form 2's.
 var (
@@ -49,14 +44,14 @@ var (
 	userByName = keyfirst.OnTable(keyfirst.Composite("PK", orgKey), keyfirst.Composite("SK", userKey))
 	// Every organization is in GSI1 under its own name.
 	orgInGSI1 = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Composite("GSI1SK", orgKey))
-	// Form 1: only admins are in GSI1, under GSI1PK = ORG#<org>, GSI1SK = "Admin".
+	// Form 1: only admins (the If of Users) are in GSI1, under GSI1PK = ORG#<org>, GSI1SK = "Admin".
 	adminsOf = keyfirst.OnIndex("GSI1", keyfirst.Composite("GSI1PK", orgKey), keyfirst.Const("GSI1SK", "Admin"))
 
 	SaaS = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "SaaS", Key: orgByName, GSIs: []keyfirst.Index{orgInGSI1.Index()}}))
 	Orgs = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[Organization]{Type: "Organization", Keys: []keyfirst.Binding{
 		orgByName.Fields("Name", "Name"), orgInGSI1.Fields("Name", "Name")}}))
 	Users = keyfirst.Must(keyfirst.NewEntity(SaaS, keyfirst.EntitySpec[User]{Type: "User", Keys: []keyfirst.Binding{
-		userByName.Fields("Org", "Name"), keyfirst.If(adminsOf.Fields("Org"), User.IsAdmin)}}))
+		userByName.Fields("Org", "Name"), keyfirst.If(adminsOf.Fields("Org"), func(u User) bool { return u.Role == "Admin" })}}))
 
 	customerKey = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUSTOMER"))
 	orderKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("ORDER"))
@@ -98,12 +93,10 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	orgs, users := keyfirst.Must(Orgs.In(saas)), keyfirst.Must(Users.In(saas))
 	customers, orders, inventory := keyfirst.Must(Customers.In(shop)), keyfirst.Must(Orders.In(shop)), keyfirst.Must(Inventory.In(shop))
 
-	inSaaS := []keyfirst.WriteRequest{
-		orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
+	inSaaS := []keyfirst.WriteRequest{orgs.PutRequest(Organization{"berkshire"}), orgs.PutRequest(Organization{"acme"}),
 		users.PutRequest(User{"berkshire", "warren", "Admin"}), users.PutRequest(User{"berkshire", "charlie", "Member"}),
 		users.PutRequest(User{"berkshire", "ajit", "Admin"}), users.PutRequest(User{"berkshire", "greg", "Member"}),
-		users.PutRequest(User{"acme", "wile", "Admin"}),
-	}
+		users.PutRequest(User{"acme", "wile", "Admin"})}
 	inShop := []keyfirst.WriteRequest{inventory.PutRequest(InventoryItem{"sku-1"}), inventory.PutRequest(InventoryItem{"sku-2"})}
 	for _, c := range []string{"c_42", "c_7", "c_13", "c_99", "c_5"} {
 		inShop = append(inShop, customers.PutRequest(Customer{c, c + "@example.com"}), orders.PutRequest(Order{c, "o1"}), orders.PutRequest(Order{c, "o2"}))
@@ -112,48 +105,36 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 
-	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the pattern adds its constant.
-	berkshireAdmins := query.On(users, adminsOf, "berkshire")
-	printAdmins := func(title string) error {
-		found, err := berkshireAdmins.Collect(ctx, db)
-		return printSorted(w, db, title, found, err, func(u User) string { return fmt.Sprintf("  %-8s %s", u.Name, u.Role) })
-	}
-	if err := printAdmins("form 1: berkshire's admins, of its 4 users:"); err != nil {
-		return err
-	}
-	charlie, err := users.Key(User{Org: "berkshire", Name: "charlie"})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\npromote charlie (Modify: a consistent read, then what changed):")
+	fmt.Fprintln(w, "form 1: promote charlie, a member of berkshire (Modify: a consistent read, then what changed):")
+	charlie := keyfirst.Must(users.Key(User{Org: "berkshire", Name: "charlie"})) // two ids: Key cannot fail
 	// WithCapacity asks DynamoDB for the capacity, which db prints.
 	if _, err := users.Modify(ctx, db, charlie, func(u *User) { u.Role = "Admin" }, keyfirst.WithCapacity(&keyfirst.Capacity{})); err != nil {
 		return err
 	}
 	db.Report()
-	if err := printAdmins("berkshire's admins now:"); err != nil {
+	// GSI1PK = "ORG#berkshire" AND GSI1SK = "Admin": the pattern adds its constant.
+	admins, err := query.On(users, adminsOf, "berkshire").Collect(ctx, db)
+	if err := printSorted(w, db, "berkshire's admins, of its 4 users:", admins, err); err != nil {
 		return err
 	}
 
 	all, err := query.ScanOn(customers, customerIndex).Segments(4).Collect(ctx, db)
-	title := fmt.Sprintf("\nform 2: every customer, of the %d items of ECommerce, by a parallel scan of CustomerIndex:", len(inShop))
-	return printSorted(w, db, title, all, err, func(c Customer) string { return fmt.Sprintf("  %-5s %s", c.ID, c.Email) })
+	return printSorted(w, db, "\nform 2: every customer, of the 17 items of ECommerce, by a parallel scan of CustomerIndex:", all, err)
 }
 
-// printSorted prints title, then a line of each item in the order of the
-// lines (items of equal index keys, and the segments of a parallel scan,
-// come in no defined order), then what the read sent and cost; or returns
-// err, the read's error.
-func printSorted[T any](w io.Writer, db *demo.DB, title string, items []T, err error, line func(T) string) error {
+// printSorted prints title, then each item (%v) in the order of these lines
+// (items of equal index keys, and the segments of a parallel scan, come in
+// no defined order), then what the read sent and cost; or returns err, the
+// read's error.
+func printSorted[T any](w io.Writer, db *demo.DB, title string, items []T, err error) error {
 	if err != nil {
 		return err
 	}
-	var lines []string
+	slices.SortFunc(items, func(a, b T) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	fmt.Fprintln(w, title)
 	for _, v := range items {
-		lines = append(lines, line(v)+"\n")
+		fmt.Fprintf(w, "  %v\n", v)
 	}
-	slices.Sort(lines)
-	fmt.Fprintf(w, "%s\n%s", title, strings.Join(lines, ""))
 	db.Report()
 	return nil
 }
