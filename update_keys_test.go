@@ -3,8 +3,8 @@ package keyfirst_test
 import (
 	"context"
 	"errors"
-	"reflect"
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 
