@@ -17,7 +17,7 @@ import (
 const shopARN = "arn:aws:dynamodb:us-east-1:123456789012:table/stream-shop/stream/2026-12-01T00:00:00.000"
 
 // streamItem is item in DynamoDB Streams' attribute values.
-func streamItem(t *testing.T, item map[string]types.AttributeValue) map[string]streams.AttributeValue {
+func streamItem(t testing.TB, item map[string]types.AttributeValue) map[string]streams.AttributeValue {
 	t.Helper()
 	out := map[string]streams.AttributeValue{}
 	for k, v := range item {
@@ -26,7 +26,7 @@ func streamItem(t *testing.T, item map[string]types.AttributeValue) map[string]s
 	return out
 }
 
-func streamValue(t *testing.T, v types.AttributeValue) streams.AttributeValue {
+func streamValue(t testing.TB, v types.AttributeValue) streams.AttributeValue {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return &streams.AttributeValueMemberS{Value: v.Value}
