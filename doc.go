@@ -103,7 +103,8 @@
 // throughput, a stream or a time to live that the schema does not declare
 // are notes, and a stream the schema declares ([TableSpec.Stream]) that the
 // table lacks, or whose view carries fewer images, is an error.
-// [Table.Diff] is the comparison without the requests. A service calls Check once at start-up; the harness calls it in tests
+// [Table.Diff] is the comparison without the requests. A service calls
+// Check once at start-up; the harness calls it in tests
 // (integration.CheckTable). [Table.AddIndex] evolves the table: it creates
 // a GSI of the schema that the live table lacks and waits until DynamoDB
 // has built it, after refusing what DynamoDB would refuse ([*TableChangeError]:
