@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/migrate"
 	"github.com/keyfirst/keyfirst/stream"
 	"github.com/keyfirst/keyfirst/txn"
 )
@@ -132,8 +133,9 @@ func with(o Order, f func(*Order)) *Order { f(&o); return &o }
 
 // Every write path of keyfirst produces the change and the transitions
 // expected, item by item, on DynamoDB Local: Put, Replace, Modify,
-// BatchWrite's puts and deletes, a transaction's actions, Delete, and a
-// deletion by the time to live (DynamoDB Local's form of the record).
+// BatchWrite's puts and deletes, a transaction's actions, Delete, the
+// migrate backfill, and a deletion by the time to live (DynamoDB Local's
+// form of the record).
 func TestEveryWritePath(t *testing.T) {
 	t.Parallel()
 	l := newLocal(t)
@@ -189,6 +191,41 @@ func TestEveryWritePath(t *testing.T) {
 	}
 	caughtUp(t, c)
 	l.check(t, "Delete", g.takeOrders(), expect{stream.OpRemove, o2b, nil, removed})
+
+	// The backfill: an order stored before the open-orders index existed
+	// (its item without open_bucket) enters it when migrate rewrites it.
+	// The stored images say so; Entity.Item of the old image would claim
+	// it was in the index already (the reason transitions are read from
+	// the stored attributes).
+	o4 := Order{ID: "o4", Customer: "c2", Status: "OPEN", Date: "2026-06-04", Total: 4}
+	legacy := orderItem(t, o4)
+	delete(legacy, "open_bucket")
+	if _, err := l.db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(l.table.Name()), Item: legacy}); err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, c)
+	if got := g.takeOrders(); len(got) != 1 || got[0].Op != stream.OpInsert || got[0].Movement("open-orders") != stream.Absent || got[0].Movement("open-sharded") != stream.Entered {
+		t.Fatalf("the legacy order's insert: %+v", got)
+	}
+	if _, err := (&migrate.Backfill{Name: "open-orders", Table: l.table, Entities: []migrate.Target{migrate.Entity(l.orders)}, WCU: 100}).Run(ctx, l.db); err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, c)
+	backfilled := g.takeOrders()
+	if len(backfilled) != 1 || backfilled[0].Op != stream.OpModify || *backfilled[0].New != o4 ||
+		fmt.Sprint(movements(backfilled[0].Transitions)) != "[open-orders entered open-sharded stayed by-customer stayed]" {
+		t.Fatalf("the backfill's change: %+v", backfilled)
+	}
+	recomputed := backfilled[0].Record
+	recomputed.Old = orderItem(t, *backfilled[0].Old)
+	if again, err := stream.Decode(l.orders, recomputed); err != nil || again.Movement("open-orders") != stream.Stayed {
+		t.Fatalf("Entity.Item of the old image: %v, %v", again.Transitions, err)
+	}
+	if err := l.orders.Delete(ctx, l.db, o4); err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, c)
+	l.check(t, "Delete after the backfill", g.takeOrders(), expect{stream.OpRemove, &o4, nil, gone})
 
 	// The time to live: DynamoDB Local deletes an expired item within
 	// seconds; its record is named UNKNOWN_TO_SDK_VERSION.
