@@ -311,6 +311,7 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 				if records[i], err = FromStreams(c.arn, r); err != nil {
 					return false, n, err
 				}
+				records[i].Shard = shard
 			}
 			if err := batch(ctx, records); err != nil {
 				return false, n, err

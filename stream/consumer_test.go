@@ -316,6 +316,9 @@ func TestShardLineage(t *testing.T) {
 	var order []string
 	handle := func(_ context.Context, records []stream.Record) error {
 		for _, r := range records {
+			if r.Shard != map[string]string{"1": "parent", "2": "parent", "3": "child", "4": "child", "5": "grandchild", "6": "orphan", "7": "grandchild"}[r.SequenceNumber] {
+				return fmt.Errorf("record %s of shard %q", r.SequenceNumber, r.Shard)
+			}
 			order = append(order, r.SequenceNumber)
 		}
 		return nil

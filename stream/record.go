@@ -73,6 +73,11 @@ type Record struct {
 	// Table is the table's name, from the stream's ARN ("" when the
 	// source gives none).
 	Table string
+	// Shard is the id of the shard the record was read from, set by the
+	// [Consumer] ("" from sources that do not say, as a Lambda event):
+	// sequence numbers increase within a shard, so a watermark of the
+	// records applied is kept per shard.
+	Shard string
 	// SequenceNumber is the record's position in its shard, increasing:
 	// the idempotency key of an at-least-once consumer.
 	SequenceNumber string
