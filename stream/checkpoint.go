@@ -8,7 +8,7 @@ import (
 // Checkpoint is a consumer's position in a stream: the sequence number of
 // the last record handled in each shard, and the shards handled to their
 // end. It is plain data: serialise it with encoding/json, store it where
-// the service keeps its state, and resume from it ([Options.From]).
+// the service keeps its state, and resume from it ([Options.Resume]).
 // Records after it are delivered again after a crash (at least once): a
 // handler that must apply each record once keeps the sequence number as
 // its idempotency key.

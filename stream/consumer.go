@@ -28,9 +28,9 @@ var _ StreamsAPI = (*dynamodbstreams.Client)(nil)
 
 // Options configure a [Consumer]; the zero value is valid.
 type Options struct {
-	// From is the position to resume from; the zero Checkpoint starts at
+	// Resume is the position to resume from; the zero Checkpoint starts at
 	// the oldest record the stream keeps (TRIM_HORIZON).
-	From Checkpoint
+	Resume Checkpoint
 	// Save, if set, is called with the checkpoint after each batch is
 	// handled (and after each shard ends); an error stops the consumer.
 	Save func(context.Context, Checkpoint) error
@@ -105,10 +105,10 @@ func NewConsumer(ctx context.Context, db keyfirst.DescribeTableAPI, client Strea
 		}
 	}
 	arn := aws.ToString(out.Table.LatestStreamArn)
-	if o.From.Stream != "" && o.From.Stream != arn {
-		return nil, fmt.Errorf("%w: checkpoint of %q, the table's stream is %q", ErrCheckpoint, o.From.Stream, arn)
+	if o.Resume.Stream != "" && o.Resume.Stream != arn {
+		return nil, fmt.Errorf("%w: checkpoint of %q, the table's stream is %q", ErrCheckpoint, o.Resume.Stream, arn)
 	}
-	cp := o.From.Clone()
+	cp := o.Resume.Clone()
 	cp.Stream = arn
 	if cp.Shards == nil {
 		cp.Shards = map[string]string{}

@@ -92,7 +92,7 @@ func TestCrashAndResume(t *testing.T) {
 	}
 	run := func(from stream.Checkpoint) error {
 		c, err := stream.NewConsumer(ctx, l.db, l.streams, l.table, func(o *stream.Options) {
-			o.From, o.Save, o.Limit, o.Poll = from, save, 3, time.Hour
+			o.Resume, o.Save, o.Limit, o.Poll = from, save, 3, time.Hour
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -175,7 +175,7 @@ func TestConsumerRefuses(t *testing.T) {
 
 	l := newLocal(t)
 	if _, err := stream.NewConsumer(ctx, l.db, noStreams{t}, l.table, func(o *stream.Options) {
-		o.From = stream.Checkpoint{Stream: "arn:aws:dynamodb:ddblocal:000000000000:table/other/stream/x"}
+		o.Resume = stream.Checkpoint{Stream: "arn:aws:dynamodb:ddblocal:000000000000:table/other/stream/x"}
 	}); !errors.Is(err, stream.ErrCheckpoint) {
 		t.Fatalf("a checkpoint of another stream: %v", err)
 	}
@@ -324,7 +324,7 @@ func TestShardLineage(t *testing.T) {
 		return nil
 	}
 	consume := func(from stream.Checkpoint) stream.Checkpoint {
-		c, err := stream.NewConsumer(ctx, l.db, fake, l.table, func(o *stream.Options) { o.From, o.Poll = from, time.Hour })
+		c, err := stream.NewConsumer(ctx, l.db, fake, l.table, func(o *stream.Options) { o.Resume, o.Poll = from, time.Hour })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,7 @@
 // shard's records in order, one batch at a time; a [Checkpoint] (a
 // sequence number per shard, plain data for encoding/json) after each
 // batch ([Options.Save]), from which a new consumer resumes
-// ([Options.From]). Delivery is at least once: a handler that must apply
+// ([Options.Resume]). Delivery is at least once: a handler that must apply
 // each record once keeps the sequence number as its idempotency key.
 // [Consumer.CaughtUp] returns once every record written before the call is
 // handled, so a test on DynamoDB Local needs no sleep; cancelling the

@@ -278,7 +278,7 @@ func write(ctx context.Context, client *dynamodb.Client, orders *keyfirst.Entity
 // it has caught up (nil) or fails.
 func consume(ctx context.Context, client *dynamodb.Client, streams *dynamodbstreams.Client, table *keyfirst.Table,
 	from stream.Checkpoint, save func(context.Context, stream.Checkpoint) error, batch func(context.Context, []stream.Record) error) error {
-	c, err := stream.NewConsumer(ctx, client, streams, table, func(o *stream.Options) { o.From, o.Save, o.Limit = from, save, 5 })
+	c, err := stream.NewConsumer(ctx, client, streams, table, func(o *stream.Options) { o.Resume, o.Save, o.Limit = from, save, 5 })
 	if err != nil {
 		return err
 	}
