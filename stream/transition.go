@@ -76,15 +76,24 @@ func transitions(table *keyfirst.Table, old, new map[string]types.AttributeValue
 }
 
 // indexKey returns the index's key attributes in item, nil when the item
-// is not in the index.
+// is not in the index: [keyfirst.KeySchema.Contains], without copying the
+// key's attributes.
 func indexKey(ix keyfirst.KeySchema, item map[string]types.AttributeValue) map[string]types.AttributeValue {
-	if item == nil || !ix.Contains(item) {
+	if item == nil {
 		return nil
 	}
-	attrs := ix.Attributes()
-	out := make(map[string]types.AttributeValue, len(attrs))
-	for _, a := range attrs {
-		out[a.Name] = item[a.Name]
+	var out map[string]types.AttributeValue
+	for _, side := range [2][]keyfirst.Attribute{ix.PartitionKey, ix.SortKey} {
+		for _, a := range side {
+			av, ok := item[a.Name]
+			if !ok {
+				return nil
+			}
+			if out == nil {
+				out = make(map[string]types.AttributeValue, len(ix.PartitionKey)+len(ix.SortKey))
+			}
+			out[a.Name] = av
+		}
 	}
 	return out
 }
