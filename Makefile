@@ -1,6 +1,7 @@
 # keyfirst: the two commands of the README, and what they need.
 #   make test      no tracked binaries, vet, fuzz targets, race-enabled tests against DynamoDB Local,
-#                  and the testcontainers module's (make tclocal)
+#                  and those of the modules of their own: testcontainers' (make tclocal) and
+#                  the Lambda adapter's (make lambdastream)
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
 
@@ -21,7 +22,7 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal
+.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal lambdastream
 
 # The fuzz targets run first, so that go test's summary closes the output.
 test: tracked vet staticcheck docker image
@@ -29,6 +30,7 @@ test: tracked vet staticcheck docker image
 	@$(MAKE) --no-print-directory fuzz
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
 	  $(MAKE) --no-print-directory tclocal || rc=1; \
+	  $(MAKE) --no-print-directory lambdastream || rc=1; \
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 example: docker image
@@ -82,6 +84,13 @@ tclocal:
 	cd integration/tclocal && go vet ./... && go run $(STATICCHECK) ./... && \
 	  env -u DYNAMODB_ENDPOINT TESTCONTAINERS_RYUK_DISABLED=$(TESTCONTAINERS_RYUK_DISABLED) \
 	  TESTCONTAINERS_HOST_OVERRIDE=$(TESTCONTAINERS_HOST_OVERRIDE) go test -race -count=1 ./...
+
+# The module stream/lambdastream (a go.mod of its own, so that a module
+# importing keyfirst's core packages gets no aws-lambda-go): vet,
+# staticcheck and its tests, against DYNAMODB_ENDPOINT or a container of
+# its own, as the core's tests.
+lambdastream:
+	cd stream/lambdastream && go vet ./... && go run $(STATICCHECK) ./... && go test -race -count=1 ./...
 
 # Report and remove the containers this run left behind (a test binary
 # killed before it could remove its own, whose container is still ending);

@@ -12,7 +12,7 @@ import (
 // attribute definition per key attribute (each once, whatever the number of
 // keys it serves), the key schemas (a native multi-attribute GSI key lists
 // its HASH elements, then its RANGE elements, in order), the projections and
-// the billing mode. Each call returns a new value that the caller may
+// the billing mode, and the stream when the schema declares one. Each call returns a new value that the caller may
 // modify.
 func (t *Table) CreateTableInput() *dynamodb.CreateTableInput {
 	in := &dynamodb.CreateTableInput{
@@ -27,6 +27,9 @@ func (t *Table) CreateTableInput() *dynamodb.CreateTableInput {
 		})
 	}
 	in.ProvisionedThroughput = t.provisioned()
+	if t.stream != "" {
+		in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: t.stream}
+	}
 	for _, ix := range t.indexes {
 		switch ix.Kind {
 		case GlobalIndex:

@@ -16,6 +16,9 @@
 //	              resumable from a checkpoint
 //	txn, shard    typed transactions; write-sharded GSIs, their fan-out
 //	              reader and re-shard pass
+//	stream        a table's DynamoDB stream as typed changes with their
+//	              index transitions, and a consumer of it; its Lambda
+//	              adapter is stream/lambdastream, a module of its own
 //	query, sparse key-condition-only reads; what a sparse index costs on each write
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -98,8 +101,10 @@
 // schema fail or find nothing on such a table; an index the schema does
 // not declare, a projection that holds more, another billing mode or
 // throughput, a stream or a time to live that the schema does not declare
-// are notes. [Table.Diff] is the comparison without the requests. A
-// service calls Check once at start-up; the harness calls it in tests
+// are notes, and a stream the schema declares ([TableSpec.Stream]) that the
+// table lacks, or whose view carries fewer images, is an error.
+// [Table.Diff] is the comparison without the requests. A service calls
+// Check once at start-up; the harness calls it in tests
 // (integration.CheckTable). [Table.AddIndex] evolves the table: it creates
 // a GSI of the schema that the live table lacks and waits until DynamoDB
 // has built it, after refusing what DynamoDB would refuse ([*TableChangeError]:

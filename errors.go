@@ -83,6 +83,7 @@ const (
 	SchemaBilling                                     // an invalid billing mode or throughput
 	SchemaUnknownIndex                                // a lookup of an index the table does not have
 	SchemaPattern                                     // a Pattern given to the table carries an error or is not of the table's key
+	SchemaStream                                      // an invalid stream view type
 )
 
 var schemaProblemText = map[SchemaProblem]string{
@@ -100,6 +101,7 @@ var schemaProblemText = map[SchemaProblem]string{
 	SchemaProjection:         "invalid projection",
 	SchemaBilling:            "invalid billing",
 	SchemaPattern:            "invalid pattern",
+	SchemaStream:             "invalid stream view",
 	SchemaUnknownIndex:       "unknown index",
 }
 

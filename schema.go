@@ -116,6 +116,12 @@ type TableSpec struct {
 	// TypeAttribute names the attribute that stores each item's entity
 	// type (default "_type").
 	TypeAttribute string
+	// Stream is the view of the table's DynamoDB stream (NEW_AND_OLD_IMAGES,
+	// NEW_IMAGE, OLD_IMAGE or KEYS_ONLY); empty declares no stream.
+	// [Table.CreateTableInput] enables it, and [Table.Check] reports a
+	// table whose stream is missing or carries less as an error: the
+	// stream package needs NEW_AND_OLD_IMAGES for changes with both images.
+	Stream types.StreamViewType
 }
 
 // IndexKind tells the table's own key from its global and local indexes.
@@ -219,6 +225,7 @@ type Table struct {
 type schema struct {
 	typeAttr    string
 	billing     types.BillingMode
+	stream      types.StreamViewType
 	throughput  *types.ProvisionedThroughput
 	primary     KeySchema
 	indexes     []KeySchema // GSIs then LSIs, in declaration order
@@ -245,6 +252,7 @@ func NewTable(spec TableSpec) (*Table, error) {
 	t := &Table{name: spec.Name, schema: &schema{
 		typeAttr: spec.TypeAttribute,
 		billing:  spec.BillingMode,
+		stream:   spec.Stream,
 		byName:   map[string]int{},
 		entities: map[string]registered{},
 		patterns: map[*pattern]bool{},
@@ -266,6 +274,9 @@ func NewTable(spec TableSpec) (*Table, error) {
 		return nil, err
 	}
 	t.throughput = copyThroughput(spec.Throughput)
+	if t.stream != "" && !slices.Contains(types.StreamViewType("").Values(), t.stream) {
+		return nil, v.fail("", "", SchemaStream, fmt.Sprintf("stream view %q; use one of %v, or none", t.stream, types.StreamViewType("").Values()))
+	}
 
 	if spec.Key != nil {
 		if err := v.keyFromPattern(&spec); err != nil {
@@ -386,6 +397,10 @@ func (t *Table) SameSchema(other *Table) bool { return other != nil && t.schema 
 // TypeAttribute returns the name of the attribute that stores each item's
 // entity type.
 func (t *Table) TypeAttribute() string { return t.typeAttr }
+
+// StreamView returns the view of the table's stream that the schema
+// declares ([TableSpec.Stream]); empty when it declares none.
+func (t *Table) StreamView() types.StreamViewType { return t.stream }
 
 // PrimaryKey returns the table's own key.
 func (t *Table) PrimaryKey() KeySchema { return t.primary.clone() }

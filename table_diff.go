@@ -206,7 +206,8 @@ func (t *Table) diffResult(diffs []Difference) ([]Difference, error) {
 // could not be told whole). The notes are what works but differs: an index
 // the schema does not declare, a projection that holds more, another
 // billing mode or throughput, a stream or a TTL that the schema does not
-// declare.
+// declare. A stream the schema declares ([TableSpec.Stream]) that the
+// table lacks, or whose view carries fewer images, is an error.
 func (t *Table) Diff(desc *types.TableDescription, ttl *types.TimeToLiveDescription) []Difference {
 	if desc == nil {
 		return []Difference{{Kind: DiffTableMissing, Severity: SeverityError, Want: t.name,
@@ -502,14 +503,44 @@ func (c *differ) throughput(index string, got *types.ProvisionedThroughputDescri
 	}
 }
 
-// stream compares the stream setting: the schema declares none, so a
-// stream the table has is a note.
+// stream compares the stream setting. A stream the schema does not
+// declare is a note; a declared stream that the table lacks, or whose view
+// carries less than the declared one (NEW_IMAGE for NEW_AND_OLD_IMAGES),
+// is an error: its consumers cannot be served. A view that carries more is
+// a note.
 func (c *differ) stream(s *types.StreamSpecification) {
-	if s == nil || !aws.ToBool(s.StreamEnabled) {
-		return
+	var got types.StreamViewType
+	if s != nil && aws.ToBool(s.StreamEnabled) {
+		got = s.StreamViewType
 	}
-	c.add(Difference{Kind: DiffStream, Severity: SeverityNote, Want: "disabled", Got: "enabled, " + string(s.StreamViewType),
-		Detail: "the schema declares no stream; the table records every change for a stream's consumers"})
+	want := c.t.stream
+	switch {
+	case got == want:
+	case want == "":
+		c.add(Difference{Kind: DiffStream, Severity: SeverityNote, Want: "disabled", Got: "enabled, " + string(got),
+			Detail: "the schema declares no stream; the table records every change for a stream's consumers"})
+	case got == "":
+		c.add(Difference{Kind: DiffStream, Severity: SeverityError, Want: "enabled, " + string(want), Got: "disabled",
+			Detail: "the schema's stream consumers find no stream; enable it (UpdateTable StreamSpecification)"})
+	case streamCarries(got, want):
+		c.add(Difference{Kind: DiffStream, Severity: SeverityNote, Want: "enabled, " + string(want), Got: "enabled, " + string(got),
+			Detail: "the stream carries more than declared: its consumers are served"})
+	default:
+		c.add(Difference{Kind: DiffStream, Severity: SeverityError, Want: "enabled, " + string(want), Got: "enabled, " + string(got),
+			Detail: "the stream's records lack images its consumers need; a stream's view cannot change: disable the stream and enable it with the declared view (a new stream, whose consumers start afresh)"})
+	}
+}
+
+// streamCarries reports whether a stream of view got carries every image
+// one of view want carries.
+func streamCarries(got, want types.StreamViewType) bool {
+	switch got {
+	case types.StreamViewTypeNewAndOldImages:
+		return true
+	case types.StreamViewTypeNewImage, types.StreamViewTypeOldImage:
+		return want == got || want == types.StreamViewTypeKeysOnly
+	}
+	return want == got
 }
 
 // timeToLive compares the TTL setting: the schema declares none, so a TTL

@@ -24,6 +24,7 @@ func described(in *dynamodb.CreateTableInput) *types.TableDescription {
 		KeySchema:            in.KeySchema,
 		AttributeDefinitions: in.AttributeDefinitions,
 		BillingModeSummary:   &types.BillingModeSummary{BillingMode: in.BillingMode},
+		StreamSpecification:  in.StreamSpecification,
 	}
 	throughput := func(tp *types.ProvisionedThroughput) *types.ProvisionedThroughputDescription {
 		if tp == nil {
@@ -188,6 +189,57 @@ func TestDiff(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDiffStreamDeclared: a stream the schema declares (TableSpec.Stream)
+// is in CreateTableInput; a table without it, or whose view carries fewer
+// images, is an error; a view that carries more is a note; an invalid view
+// is refused by NewTable.
+func TestDiffStreamDeclared(t *testing.T) {
+	spec := shopSpec()
+	spec.Stream = types.StreamViewTypeNewAndOldImages
+	table := keyfirst.Must(keyfirst.NewTable(spec))
+	if got := table.StreamView(); got != types.StreamViewTypeNewAndOldImages {
+		t.Fatalf("StreamView = %q", got)
+	}
+	in := table.CreateTableInput()
+	if s := in.StreamSpecification; s == nil || !aws.ToBool(s.StreamEnabled) || s.StreamViewType != types.StreamViewTypeNewAndOldImages {
+		t.Fatalf("CreateTableInput's StreamSpecification = %+v", s)
+	}
+	if diffs := table.Diff(described(in), nil); len(diffs) != 0 {
+		t.Fatalf("the created table differs: %v", diffs)
+	}
+	for _, c := range []struct {
+		name string
+		spec *types.StreamSpecification
+		want string
+	}{
+		{"none", nil, "error another stream setting"},
+		{"disabled", &types.StreamSpecification{StreamEnabled: aws.Bool(false)}, "error another stream setting"},
+		{"new image only", &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}, "error another stream setting"},
+		{"keys only", &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}, "error another stream setting"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := described(in)
+			d.StreamSpecification = c.spec
+			diffs := table.Diff(d, nil)
+			if got := diffSummary(diffs); got != c.want {
+				t.Fatalf("got %q, want %q (%v)", got, c.want, diffs)
+			}
+		})
+	}
+	keysOnly := shopSpec()
+	keysOnly.Stream = types.StreamViewTypeKeysOnly
+	d := described(in)
+	if got := diffSummary(keyfirst.Must(keyfirst.NewTable(keysOnly)).Diff(d, nil)); got != "note another stream setting" {
+		t.Fatalf("a view that carries more: got %q", got)
+	}
+	bad := shopSpec()
+	bad.Stream = "BOTH"
+	var se *keyfirst.SchemaError
+	if _, err := keyfirst.NewTable(bad); !errors.As(err, &se) || se.Problem != keyfirst.SchemaStream {
+		t.Fatalf("stream view BOTH: %v", err)
 	}
 }
 

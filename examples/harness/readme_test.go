@@ -40,7 +40,9 @@ func TestREADMEIsThisTest(t *testing.T) {
 
 // The README's snippet, copied into a fresh module that requires keyfirst
 // (this checkout, by a replace directive), passes go test against the
-// DynamoDB Local of this test binary: what a user who copies it gets.
+// DynamoDB Local of this test binary: what a user who copies it gets. The
+// module also imports the stream package, and its go.sum holds nothing
+// of aws-lambda-go, which only the module stream/lambdastream requires.
 func TestREADMEInAFreshModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs another module's tests against DynamoDB Local")
@@ -60,6 +62,7 @@ func TestREADMEInAFreshModule(t *testing.T) {
 	}
 	write("go.mod", []byte(gomod))
 	write("shop_test.go", readmeSnippet(t))
+	write("stream.go", []byte("// Package harness imports the core's stream package.\npackage harness\n\nimport _ \"github.com/keyfirst/keyfirst/stream\"\n"))
 	ctx, cancel := integration.Context(t)
 	defer cancel()
 	for _, args := range [][]string{{"mod", "tidy"}, {"test", "-count=1", "-v", "./..."}} {
@@ -73,6 +76,16 @@ func TestREADMEInAFreshModule(t *testing.T) {
 		if args[0] == "test" && !strings.Contains(string(out), "--- PASS: TestOrders") {
 			t.Fatalf("go test in a fresh module ran no TestOrders:\n%s", out)
 		}
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(sum, []byte("github.com/aws/aws-sdk-go-v2/service/dynamodbstreams ")) {
+		t.Fatalf("the fresh module's go.sum lacks the stream package's dependency, so it does not import it:\n%s", sum)
+	}
+	if bytes.Contains(sum, []byte("aws-lambda-go")) {
+		t.Fatalf("a module importing keyfirst's core packages has aws-lambda-go in its go.sum:\n%s", sum)
 	}
 	// The harness's hint for a machine without a registry names the build
 	// script in keyfirst's module by go list -m: there it is.
