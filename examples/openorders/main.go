@@ -64,7 +64,7 @@ var (
 // service whose orders are spread over shards, read also from previous.
 func deployment(table string, shards, previous int) (*shard.Index[Order, string], *keyfirst.Table, *keyfirst.Entity[Order]) {
 	x := keyfirst.Must(shard.New(openByDate, shard.Spec[Order, string]{Base: "OPEN", Shards: shards, PreviousShards: previous,
-		Field: "ID", SortField: "Date", When: Order.IsOpen}))
+		Field: "ID", SortField: "Date", When: Order.IsOpen, Reads: []string{"Status"}}))
 	// The index projects ALL: a read decodes whole orders.
 	t := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: table, Key: orderByID, GSIs: []keyfirst.Index{openByDate.Index()}}))
 	return x, t, keyfirst.Must(keyfirst.NewEntity(t, keyfirst.EntitySpec[Order]{Type: "Order",
@@ -119,10 +119,11 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		return err
 	}
 
-	// close_order: status = "CLOSED"; the binding REMOVEs open_status_shard, order_date stays.
+	// close_order: one UpdateItem, no read: status = "CLOSED", and since When reads
+	// only Status (Spec.Reads), the update REMOVEs open_status_shard; order_date stays.
 	fmt.Fprintln(w, "\nclose_order ord123:")
 	key := keyfirst.Must(orders.Key(Order{ID: "ord123"})) // a non-empty order_id: Key cannot fail
-	closed, err := orders.Modify(ctx, db, key, func(o *Order) { o.Status = "CLOSED" }, keyfirst.WithCapacity(&keyfirst.Capacity{}))
+	closed, err := orders.Update(ctx, db, key, keyfirst.Set("Status", "CLOSED"), keyfirst.WithCapacity(&keyfirst.Capacity{}))
 	db.Report()
 	if err != nil {
 		return err

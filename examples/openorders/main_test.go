@@ -44,8 +44,6 @@ list_open_orders("2024-04"): every shard, newest first, merged by order_date
     1 request, 1 item read, 1 returned, 0.5 RCU
 
 close_order ord123:
-  > GetItem orders {PK: "ORDER#ord123"}, ConsistentRead
-    1 request, 1 item read, 1 returned, 1 RCU
   > UpdateItem orders {PK: "ORDER#ord123"}: REMOVE open_status_shard SET status = "CLOSED"
     1 request, 2 WCU
   estimate: table 1 WCU + OpenOrdersByDate leave = 2 WCU
