@@ -207,8 +207,9 @@
 //
 // # Item operations
 //
-// [Entity.Put], [Entity.Replace], [Entity.Modify] and [Entity.Delete] write;
-// [Entity.Get] reads. Writes take a complete T. Reads take a [Key], derived
+// [Entity.Put], [Entity.Replace], [Entity.Modify], [Entity.Update] and
+// [Entity.Delete] write; [Entity.Get] reads. Writes take a complete T,
+// except Update, which takes the changes of some fields. Reads take a [Key], derived
 // from a T whose key fields are set by [Entity.Key]: a comparable value, so
 // a mistake in the key fields is reported once, where the key is made, and
 // a key of one entity type cannot be passed to another (by its type
@@ -222,7 +223,8 @@
 //
 // # Why no write can leave a derived attribute stale
 //
-// keyfirst never writes part of an item. Every write path (Put, Replace,
+// keyfirst never writes part of an item without knowing every key the
+// part changes. Every whole write (Put, Replace,
 // Modify, the puts of [Table.BatchWrite] and the actions of transactions)
 // builds the complete item from a T with the same function: T's fields,
 // the entity-type attribute, the primary key and, for each index, either all of that index's derived key
@@ -237,9 +239,10 @@
 // change can leave a derived attribute behind: neither a sparse index key
 // kept by an update that does not mention the index's fields (ElectroDB
 // #479) nor a combined GSI key not recomputed when one of its parts changes
-// (OneTable #301). Partial updates ("SET status = :s") are deliberately not
-// offered: they are exactly the writes that go stale. To change a few
-// fields of the stored item, [Entity.Modify] reads it (consistently), lets a
+// (OneTable #301). Partial updates ("SET status = :s") are exactly the
+// writes that go stale in other libraries; keyfirst's ([Entity.Update],
+// below) are checked against every key before they are sent. To change a
+// few fields of the stored item from Go, [Entity.Modify] reads it (consistently), lets a
 // function change it, and writes the complete result back, guarded by
 // the version, or, for an entity without a version attribute, by a
 // condition that every attribute the entity reads or writes is still as
@@ -257,6 +260,45 @@
 // whole item (DynamoDB bills an update on the larger of the old and new
 // item, so a complete item costs no more WCUs than a partial one), and
 // Modify adds a consistent read.
+//
+// # Partial updates: one write, no read
+//
+// [Entity.Update] sends one UpdateItem with the changes of some fields
+// ([Set], [Add] for counters, [Remove], [Append], [AddToSet],
+// [DeleteFromSet]) and a condition on the stored item's fields
+// ([Update.If], [Field]), all named as in Go and checked against T before
+// any request, and returns the item as stored after it (ALL_NEW). It
+// never creates an item ([ErrNotFound]), never writes another entity
+// type's, and increments the version. Before it is sent, keyfirst knows
+// which fields every key reads: the fields a [Pattern.Fields] binding
+// names, the fields the table's key holds (decoded from the key given),
+// and what a function declares with [Binding.Reads]. A change of a field
+// the table's key reads is refused; a change of a field an index's key or
+// membership reads must set what that binding reads, and keyfirst then
+// computes the index's attributes from those values, in the same write,
+// with the same function every write path uses (SET, or REMOVE when the
+// item leaves a sparse index: seed 000's promotion of a user to admin,
+// seed 002's close_order); otherwise it is refused ([UpdateStaleKey]),
+// naming the index. A function keyfirst cannot see into that declares
+// nothing makes every update of its entity refused ([UpdateUndeclared]):
+// the alternative, trusting an update not to touch what it reads, is the
+// stale key. A declaration that is wrong is found after the write (the
+// keys derived from the item as stored differ from those stored), the
+// item rewritten at once and the update reported ([UpdateUndeclaredRead]).
+//
+// # Which write
+//
+//   - A counter, a field that no key reads, a change DynamoDB can check
+//     (a stock that covers the order: Add("Stock", -n).If(Field("Stock").Ge(n))):
+//     [Entity.Update]. One write, no read, no retry.
+//   - A change that needs the item's values in Go (a new status computed
+//     from the old, a list edited): [Entity.Modify] (a consistent read, then
+//     the complete item, retried while other writers come first).
+//   - A complete item the caller holds: [Entity.Replace], or [Entity.Put]
+//     to create or overwrite.
+//   - Several items, all or none: the txn package, whose actions are these
+//     same writes (txn.Update among them); txn.Run when a decision needs a
+//     read of the items first.
 //
 // # Items stored under an older definition
 //
