@@ -55,14 +55,14 @@ var (
 	byCustomer   = keyfirst.OnIndex("by-customer", keyfirst.Composite("cust", customerKey), keyfirst.Composite("status_date", statusDate))
 
 	openSharded = keyfirst.Must(shard.New(shardedOpen, shard.Spec[Order, string]{Base: "OPEN", Shards: 3,
-		Field: "ID", SortField: "Date", When: Order.isOpen}))
+		Field: "ID", SortField: "Date", When: Order.isOpen, Reads: []string{"Status"}}))
 
 	Shop = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "stream-shop", Key: orderByID,
 		GSIs:   []keyfirst.Index{openByDate.Index(), shardedOpen.Index(), byCustomer.Index()},
 		Stream: types.StreamViewTypeNewAndOldImages}))
 	Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{Type: "Order", Keys: []keyfirst.Binding{
 		orderByID.Fields("ID"),
-		keyfirst.If(openByDate.Fields("Date"), Order.isOpen),
+		keyfirst.If(openByDate.Fields("Date"), Order.isOpen).Reads("Status"),
 		openSharded.Binding(),
 		byCustomer.Fields("Customer", "Status", "Date"),
 	}}))

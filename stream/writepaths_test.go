@@ -132,7 +132,7 @@ var (
 func with(o Order, f func(*Order)) *Order { f(&o); return &o }
 
 // Every write path of keyfirst produces the change and the transitions
-// expected, item by item, on DynamoDB Local: Put, Replace, Modify,
+// expected, item by item, on DynamoDB Local: Put, Replace, Modify, Update,
 // BatchWrite's puts and deletes, a transaction's actions, Delete, the
 // migrate backfill, and a deletion by the time to live (DynamoDB Local's
 // form of the record).
@@ -186,11 +186,22 @@ func TestEveryWritePath(t *testing.T) {
 		t.Fatalf("customer changes %+v", customers)
 	}
 
-	if err := l.orders.Delete(ctx, l.db, *o2b); err != nil {
+	// Update: one UpdateItem reopens o2, the If and the shard's When
+	// declaring that they read Status; by-customer's key is recomputed
+	// from the fields the update sets.
+	o2c := with(*o2b, func(o *Order) { o.Status = "OPEN" })
+	reopening := map[string]stream.Movement{"open-orders": stream.Entered, "open-sharded": stream.Entered, "by-customer": stream.Moved}
+	if _, err := l.orders.Update(ctx, l.db, keyfirst.Must(l.orders.Key(o2)), keyfirst.Set("Status", "OPEN").Set("Date", o2.Date).Set("Customer", o2.Customer)); err != nil {
 		t.Fatal(err)
 	}
 	caughtUp(t, c)
-	l.check(t, "Delete", g.takeOrders(), expect{stream.OpRemove, o2b, nil, removed})
+	l.check(t, "Update", g.takeOrders(), expect{stream.OpModify, o2b, o2c, reopening})
+
+	if err := l.orders.Delete(ctx, l.db, *o2c); err != nil {
+		t.Fatal(err)
+	}
+	caughtUp(t, c)
+	l.check(t, "Delete", g.takeOrders(), expect{stream.OpRemove, o2c, nil, gone})
 
 	// The backfill: an order stored before the open-orders index existed
 	// (its item without open_bucket) enters it when migrate rewrites it.
