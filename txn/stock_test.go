@@ -54,31 +54,76 @@ func buy(ctx context.Context, s shop, productID, customer, orderID string, attem
 // so that goleak sees only its goroutines.
 func TestStockAndOrderSeed004(t *testing.T) {
 	s, ctx := localShop(t)
+	var calls atomic.Int64
+	bought, out := purchases(t, s, func(n int) error {
+		return buy(ctx, s, "p1", "c1", fmt.Sprintf("o%03d", n), &calls)
+	}, func(err error) bool { return errors.Is(err, ErrOutOfStock) })
+	checkPurchases(t, s, bought, out)
+	t.Logf("%d purchases by %d buyers: %d bought, %d out of stock, %d attempts (reads) in all", seedPurchases, seedBuyers, bought, out, calls.Load())
+}
+
+// Seed 004 with the purchase as one TransactWriteItems without a read
+// (txn.Update beside txn.Create): the same outcome, each out-of-stock
+// purchase the product action's typed condition failure, and no request
+// but the purchases and the retries of their conflicts with each other.
+func TestStockAndOrderSeed004Update(t *testing.T) {
+	s, ctx := localShop(t)
+	c := &counting{Client: s.client}
+	bought, out := purchases(t, s, func(n int) error {
+		return txn.Write(ctx, c, purchase(s, "p1", order("c1", fmt.Sprintf("o%03d", n), Open, "2026-06-23T10:00:00Z")))
+	}, outOfStock)
+	checkPurchases(t, s, bought, out)
+	writes, reads := c.writes.Load(), c.gets.Load()+c.txGets.Load()
+	t.Logf("%d purchases by %d buyers: %d bought, %d out of stock; %d TransactWriteItems (%d retries after conflicts), %d GetItem, %d TransactGetItems",
+		seedPurchases, seedBuyers, bought, out, writes, writes-seedPurchases, c.gets.Load(), c.txGets.Load())
+	if reads != 0 || c.updates.Load() != 0 || writes < seedPurchases {
+		t.Fatalf("%d TransactWriteItems, %d reads, %d UpdateItem: want at least %d transactions and nothing else", writes, reads, c.updates.Load(), seedPurchases)
+	}
+}
+
+// outOfStock reports whether err is the cancellation of a purchase
+// because the product's stock was below 1: the failed condition of its
+// update, action 0, alone.
+func outOfStock(err error) bool {
+	var canceled *txn.CanceledError
+	var cond *keyfirst.ConditionError
+	return errors.As(err, &canceled) && len(canceled.Failed) == 1 && canceled.Failed[0].Position == 0 &&
+		errors.As(canceled.Failed[0].Err, &cond) && errors.Is(cond, keyfirst.ErrConditionFailed) && cond.Failed == "Stock >= 1"
+}
+
+// Seed 004's figures: a stock of 100, 150 purchases, 8 buyers.
+const seedStock, seedPurchases, seedBuyers = 100, 150, 8
+
+// purchases stores the product p1 with a stock of seedStock and makes
+// seedPurchases purchases (buy(n), n from 0) from seedBuyers goroutines;
+// it counts those that succeeded and those that isOut says are out of
+// stock, and fails t on any other error or a goroutine left behind.
+func purchases(t *testing.T, s shop, buy func(n int) error, isOut func(error) bool) (bought, out int64) {
+	t.Helper()
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
-	const stock, purchases, buyers = 100, 150, 8
-	if _, err := s.products.Put(ctx, s.client, Product{ID: "p1", Name: "lamp", Stock: stock}); err != nil {
+	if _, err := s.products.Put(context.Background(), s.client, Product{ID: "p1", Name: "lamp", Stock: seedStock}); err != nil {
 		t.Fatal(err)
 	}
 	jobs := make(chan int)
 	var (
-		wg                 sync.WaitGroup
-		bought, out, calls atomic.Int64
-		mu                 sync.Mutex
-		other              []error
+		wg       sync.WaitGroup
+		nb, nout atomic.Int64
+		mu       sync.Mutex
+		other    []error
 	)
-	for range buyers {
+	for range seedBuyers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
-				err := buy(ctx, s, "p1", "c1", fmt.Sprintf("o%03d", n), &calls)
+				err := buy(n)
 				switch {
 				case err == nil:
-					bought.Add(1)
-				case errors.Is(err, ErrOutOfStock):
-					out.Add(1)
+					nb.Add(1)
+				case isOut(err):
+					nout.Add(1)
 				default:
 					mu.Lock()
 					other = append(other, err)
@@ -87,7 +132,7 @@ func TestStockAndOrderSeed004(t *testing.T) {
 			}
 		}()
 	}
-	for n := range purchases {
+	for n := range seedPurchases {
 		jobs <- n
 	}
 	close(jobs)
@@ -95,15 +140,22 @@ func TestStockAndOrderSeed004(t *testing.T) {
 	if len(other) > 0 {
 		t.Fatalf("%d purchases failed otherwise: %v", len(other), other)
 	}
-	p, err := s.products.Get(ctx, s.client, keyfirst.Must(s.products.Key(Product{ID: "p1"})))
+	return nb.Load(), nout.Load()
+}
+
+// checkPurchases checks seed 004's invariant after the purchases: exactly
+// seedStock bought and orders stored, the others out of stock, the stock
+// 0, the version incremented once per purchase.
+func checkPurchases(t *testing.T, s shop, bought, out int64) {
+	t.Helper()
+	p, err := s.products.Get(context.Background(), s.client, keyfirst.Must(s.products.Key(Product{ID: "p1"})))
 	if err != nil {
 		t.Fatal(err)
 	}
 	orderCount := len(s.partition(t, "", "PK", "CUST#c1"))
-	if bought.Load() != stock || out.Load() != purchases-stock || p.Stock != 0 || orderCount != stock || p.Version != stock+1 {
-		t.Fatalf("bought %d, out of stock %d, stock left %d (version %d), orders stored %d", bought.Load(), out.Load(), p.Stock, p.Version, orderCount)
+	if bought != seedStock || out != seedPurchases-seedStock || p.Stock != 0 || orderCount != seedStock || p.Version != seedStock+1 {
+		t.Fatalf("bought %d, out of stock %d, stock left %d (version %d), orders stored %d", bought, out, p.Stock, p.Version, orderCount)
 	}
-	t.Logf("%d purchases by %d buyers: %d bought, %d out of stock, %d attempts (reads) in all", purchases, buyers, bought.Load(), out.Load(), calls.Load())
 }
 
 // Run on an entity without a version: the item read is guarded by every

@@ -9,11 +9,15 @@
 // saves round trips.
 //
 // A transaction is for a real invariant across items: decrement the stock
-// of a product and create the order, both or neither. txn.Run reads the
-// product, lets the code decide (out of stock is the shop's own error, and
-// nothing is written), and writes the product with its version checked
-// beside the order, retrying when another buyer came first. An order
-// created twice cancels the whole transaction: the stock is not touched.
+// of a product and create the order, both or neither. Each purchase is
+// one TransactWriteItems and no read: txn.Update adds -1 to the stock if
+// it is at least 1 (DynamoDB checks the condition, and the version is
+// incremented in the same write) beside txn.Create of the order. Out of
+// stock cancels the transaction with the update's ErrConditionFailed,
+// which names the condition that failed; an order created twice cancels
+// it with ErrAlreadyExists: the stock is not touched. There is no txn.Run
+// here: it reads, decides in Go and writes with the version checked, for
+// a decision that no condition can express, and this shop has none.
 package main
 
 import (
@@ -49,9 +53,6 @@ type Product struct {
 // Order is a customer's order of one product.
 type Order struct{ CustomerID, ID, ProductID string }
 
-// ErrOutOfStock is the shop's own error: the product has no stock left.
-var ErrOutOfStock = errors.New("out of stock")
-
 // The access patterns, the tables and the entities, declared once.
 var (
 	// The names and titles as they are (Str: no prefix; spaces allowed).
@@ -73,8 +74,7 @@ var (
 	Shop     = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "Shop", Key: productByID}))
 	Products = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Product]{Type: "Product", Version: "Version",
 		Keys: []keyfirst.Binding{productByID.Fields("ID", "ID")}}))
-	Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{Type: "Order",
-		Keys: []keyfirst.Binding{orderByID.Fields("CustomerID", "ID")}}))
+	Orders = keyfirst.Must(keyfirst.NewEntity(Shop, keyfirst.EntitySpec[Order]{Type: "Order", Keys: []keyfirst.Binding{orderByID.Fields("CustomerID", "ID")}}))
 )
 
 func main() { demo.Main(run) }
@@ -94,10 +94,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	roles, products, orders := keyfirst.Must(Roles.In(movies)), keyfirst.Must(Products.In(shop)), keyfirst.Must(Orders.In(shop))
 
 	reqs := []keyfirst.WriteRequest{
-		roles.PutRequest(Role{"Tom Hanks", "Cast Away", "Chuck Noland", 2000}),
-		roles.PutRequest(Role{"Tom Hanks", "Toy Story", "Woody", 1995}),
-		roles.PutRequest(Role{"Tim Allen", "Toy Story", "Buzz Lightyear", 1995}),
-		roles.PutRequest(Role{"Natalie Portman", "Black Swan", "Nina Sayers", 2010}),
+		roles.PutRequest(Role{"Tom Hanks", "Cast Away", "Chuck Noland", 2000}), roles.PutRequest(Role{"Tom Hanks", "Toy Story", "Woody", 1995}),
+		roles.PutRequest(Role{"Tim Allen", "Toy Story", "Buzz Lightyear", 1995}), roles.PutRequest(Role{"Natalie Portman", "Black Swan", "Nina Sayers", 2010}),
 	}
 	var wrote keyfirst.Capacity
 	if err := movies.BatchWrite(ctx, db, reqs, keyfirst.WithCapacity(&wrote)); err != nil {
@@ -115,12 +113,11 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		query.On(roles, moviesOfActor, "Tom Hanks").SortValue(movieTitle.Between("A", "M")), // ... from A to M
 		query.On(roles, actorsInMovie, "Toy Story"),                                         // which actors were in Toy Story?
 	} {
-		found, err := q.Collect(ctx, db)
-		if err != nil {
-			return err
-		}
 		fmt.Fprintln(w)
-		for _, r := range found {
+		for r, err := range q.All(ctx, db) {
+			if err != nil {
+				return err
+			}
 			fmt.Fprintf(w, "  %-15s  %-10s  %-14s  %d\n", r.Actor, r.Movie, r.Role, r.Year)
 		}
 		db.Report()
@@ -130,35 +127,18 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nput %s: stock %d (version %d)\n", dvd.ID, dvd.Stock, dvd.Version)
-	productID := keyfirst.Must(products.Key(dvd)) // dvd was just put: its key is valid
-	// Seed 004's invariant: each order decrements the stock and creates the order.
+	// Seed 004's invariant: each order decrements the stock if it covers the
+	// order, and creates the order. One action serves every purchase, one at
+	// a time (dvd was just put: its key is valid).
+	buy := txn.Update(products, keyfirst.Must(products.Key(dvd)), keyfirst.Add("Stock", -1).If(keyfirst.Field("Stock").Ge(1)))
 	for _, o := range []Order{{"c_1", "o1", "toy-story-dvd"}, {"c_1", "o1", "toy-story-dvd"}, {"c_2", "o2", "toy-story-dvd"}, {"c_3", "o3", "toy-story-dvd"}} {
 		var used keyfirst.Capacity
-		err := txn.Run(ctx, db, func(ctx context.Context, tx *txn.Tx) ([]txn.Action, error) {
-			read := txn.Read(products, productID)
-			if err := tx.Get(ctx, read); err != nil {
-				return nil, err
-			}
-			p, err := read.Result()
-			if err != nil {
-				return nil, err
-			}
-			if p.Stock < 1 {
-				return nil, fmt.Errorf("%s: %w", p.ID, ErrOutOfStock)
-			}
-			p.Stock--
-			return []txn.Action{txn.Replace(products, p), txn.Create(orders, o)}, nil
-		}, keyfirst.WithCapacity(&used))
-		fmt.Fprintf(w, "\n%s buys %s (order %s): TransactGetItems %g RCU\n", o.CustomerID, o.ProductID, o.ID, used.Read)
-		switch {
-		case err == nil:
-			fmt.Fprintf(w, "  bought: TransactWriteItems %g WCU\n", used.Write)
-		case errors.Is(err, ErrOutOfStock):
-			fmt.Fprintf(w, "  ErrOutOfStock %q: no TransactWriteItems sent\n", err)
-		case errors.Is(err, keyfirst.ErrAlreadyExists):
-			fmt.Fprintf(w, "  TransactWriteItems cancelled, nothing written (ErrAlreadyExists):\n    %s\n", db.Error(err))
-		default:
+		err := txn.Write(ctx, db, []txn.Action{buy, txn.Create(orders, o)}, keyfirst.WithCapacity(&used))
+		// A cancelled transaction reports no capacity: DynamoDB returns none with the cancellation.
+		fmt.Fprintf(w, "\n%s buys %s (order %s): TransactWriteItems %g WCU\n", o.CustomerID, o.ProductID, o.ID, used.Write)
+		if errors.Is(err, keyfirst.ErrConditionFailed) || errors.Is(err, keyfirst.ErrAlreadyExists) {
+			fmt.Fprintf(w, "  cancelled, nothing written:\n    %s\n", db.Error(err))
+		} else if err != nil {
 			return err
 		}
 		if err := db.Stored(ctx, shop, "toy-story-dvd", "PRODUCT#toy-story-dvd", "PRODUCT#toy-story-dvd"); err != nil {
