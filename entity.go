@@ -93,6 +93,9 @@ type Entity[T any] struct {
 	// fillKey stores in an item the fields its table key holds (nil when
 	// a function computes the key): what an update knows of the item.
 	fillKey func(v *T, key []types.AttributeValue) error
+	// updateRefused is why every partial update of the entity is refused
+	// (a key function that does not declare its inputs), or nil.
+	updateRefused error
 }
 
 // derivation is one derived attribute.
@@ -170,6 +173,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
+	e.updateRefused = e.updatable()
 	e.patterns, e.decls = map[*pattern]bool{}, map[*declaration]bool{}
 	for _, k := range b.bound {
 		e.patterns[k.p] = true

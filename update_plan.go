@@ -28,7 +28,7 @@ type partialWrite struct {
 // failed: keyfirst's guards (an Add's limit, the version's), then the
 // caller's conjuncts.
 type namedCond struct {
-	text     string
+	text     func() string // built when a failure is explained
 	c        compiledCond
 	version  bool  // the caller's expected version: Field(version).Eq(n)
 	expected int64 // its n
@@ -57,8 +57,8 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	if len(u.changes) == 0 {
 		return partialWrite{}, e.updateError("", "", UpdateEmpty, "give at least one change: Set, Add, Remove, Append, AddToSet or DeleteFromSet", nil)
 	}
-	if err := e.updatable(); err != nil {
-		return partialWrite{}, err
+	if e.updateRefused != nil {
+		return partialWrite{}, e.updateRefused
 	}
 	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem(), known: map[string]bool{}, changed: map[string]bool{},
 		fields: map[string]bool{}, left: map[string]bool{}, byName: map[string]codec.Field{}}
@@ -89,7 +89,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		p.ub = p.ub.Add(name(e.version), expression.Value(&types.AttributeValueMemberN{Value: "1"}))
 		limit := &types.AttributeValueMemberN{Value: strconv.FormatInt(e.versionMax, 10)}
 		attr := e.version
-		p.conds = append(p.conds, namedCond{text: fmt.Sprintf("%s < %s (the version field's limit)", attr, limit.Value), c: compiledCond{
+		p.conds = append(p.conds, namedCond{text: func() string { return fmt.Sprintf("%s < %s (the version field's limit)", attr, limit.Value) }, c: compiledCond{
 			cb:   name(attr).LessThan(expression.Value(limit)),
 			eval: func(item map[string]types.AttributeValue) bool { return avequal.Compare(item[attr], limit) < 0 },
 		}})
@@ -99,7 +99,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		if err != nil {
 			return partialWrite{}, err
 		}
-		nc := namedCond{text: part.String(), c: c}
+		nc := namedCond{text: part.String, c: c}
 		if n := part.n; n.op == condEq && e.version != "" && n.field == e.versionGoName() {
 			if av, err := e.versionValue(n.values[0]); err == nil {
 				nc.version, nc.expected = true, av
@@ -138,7 +138,7 @@ func (e *Entity[T]) explainUpdate(stored map[string]types.AttributeValue, conds 
 		if c.c.eval(stored) {
 			continue
 		}
-		ce.Err, ce.Failed = ErrConditionFailed, c.text
+		ce.Err, ce.Failed = ErrConditionFailed, c.text()
 		if c.version {
 			ce.Err, ce.Expected, ce.Failed = ErrVersionConflict, c.expected, ""
 		}
@@ -266,22 +266,24 @@ func (p *partialPlan[T]) add(f codec.Field, n any) error {
 	if !integer || delta.Sign() == 0 {
 		return nil
 	}
-	lo, hi := intRange(t)
 	up := delta.Sign() > 0
-	limit, sym := new(big.Int).Sub(hi, delta), "<="
+	sym := "<="
 	if !up {
-		limit, sym = new(big.Int).Sub(lo, delta), ">="
+		sym = ">="
 	}
-	if limit.Cmp(lo) < 0 || limit.Cmp(hi) > 0 {
+	limit, ok := addLimit(t, delta)
+	if !ok {
 		return e.updateError("", f.GoName, UpdateValueType, fmt.Sprintf("Add of %s to field %s (%s) overflows it whatever its value", text, f.GoName, f.Type), nil)
 	}
-	lim := &types.AttributeValueMemberN{Value: limit.String()}
+	lim := &types.AttributeValueMemberN{Value: limit}
 	nb, attr := name(f.Name), f.Name
 	cmp := nb.LessThanEqual(expression.Value(lim))
 	if !up {
 		cmp = nb.GreaterThanEqual(expression.Value(lim))
 	}
-	p.conds = append(p.conds, namedCond{text: fmt.Sprintf("%s %s %s (so that the Add fits its %s field)", f.GoName, sym, lim.Value, t), c: compiledCond{
+	goName := f.GoName
+	describe := func() string { return fmt.Sprintf("%s %s %s (so that the Add fits its %s field)", goName, sym, lim.Value, t) }
+	p.conds = append(p.conds, namedCond{text: describe, c: compiledCond{
 		cb: nb.AttributeNotExists().Or(cmp),
 		eval: func(item map[string]types.AttributeValue) bool {
 			have := item[attr]
@@ -603,6 +605,35 @@ func numberOf(v any, integer bool) (string, *big.Int, bool) {
 		return n.String(), n, true
 	}
 	return "", nil, false
+}
+
+// addLimit is the bound a stored value of integer type t must not pass
+// for an Add of delta to stay within t (at most max-delta, at least
+// min-delta), in decimal; false when no value can take the Add. Deltas
+// of int64 use int64 arithmetic, others big integers.
+func addLimit(t reflect.Type, delta *big.Int) (string, bool) {
+	bits := uint(t.Bits())
+	if d := delta.Int64(); delta.IsInt64() && d != math.MinInt64 {
+		if t.Kind() >= reflect.Uint {
+			hi := uint64(math.MaxUint64) >> (64 - bits)
+			if d > 0 {
+				return strconv.FormatUint(hi-uint64(d), 10), uint64(d) <= hi
+			}
+			return strconv.FormatUint(uint64(-d), 10), uint64(-d) <= hi
+		}
+		hi := int64(math.MaxInt64) >> (64 - bits)
+		lo := -hi - 1
+		if d > 0 {
+			return strconv.FormatInt(hi-d, 10), hi-d >= lo
+		}
+		return strconv.FormatInt(lo-d, 10), lo-d <= hi
+	}
+	lo, hi := intRange(t)
+	limit := new(big.Int).Sub(hi, delta)
+	if delta.Sign() < 0 {
+		limit.Sub(lo, delta)
+	}
+	return limit.String(), limit.Cmp(lo) >= 0 && limit.Cmp(hi) <= 0
 }
 
 // intRange is the range of integer type t.
