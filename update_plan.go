@@ -282,7 +282,9 @@ func (p *partialPlan[T]) add(f codec.Field, n any) error {
 		cmp = nb.GreaterThanEqual(expression.Value(lim))
 	}
 	goName := f.GoName
-	describe := func() string { return fmt.Sprintf("%s %s %s (so that the Add fits its %s field)", goName, sym, lim.Value, t) }
+	describe := func() string {
+		return fmt.Sprintf("%s %s %s (so that the Add fits its %s field)", goName, sym, lim.Value, t)
+	}
 	p.conds = append(p.conds, namedCond{text: describe, c: compiledCond{
 		cb: nb.AttributeNotExists().Or(cmp),
 		eval: func(item map[string]types.AttributeValue) bool {
