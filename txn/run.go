@@ -57,6 +57,12 @@ func (tx *Tx) Get(ctx context.Context, reads ...Reader) error {
 // attempt. An error of fn (out of stock, say) ends Run with that error,
 // and nothing is written; any other cancellation ends it at once.
 //
+// A [Replace] or [Delete] of an item fn read is guarded by the read (the
+// item must still be as read); an [Update] is not: DynamoDB checks its own
+// condition ([keyfirst.Update.If]) on the item as stored when the
+// transaction runs, so that a counter or a stock decrement never
+// conflicts with another writer's. Write what was read with Replace.
+//
 // Run takes [ContentToken] (each attempt's content differs, and so does
 // its token) but not [Token]: one token for attempts with other content
 // would be [ErrTokenReused].
