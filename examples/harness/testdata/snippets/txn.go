@@ -22,8 +22,9 @@ type Order struct {
 }
 
 // What the doc's fragment runs in: a context, a client, the entities, the
-// product p as read and the order o to create.
+// product p as read, its key id, and the order o to create.
 var (
+	id       keyfirst.Key[Product]
 	ctx      = context.Background()
 	client   *dynamodb.Client
 	products *keyfirst.Entity[Product]
