@@ -554,6 +554,16 @@ func convertValue(v any, t reflect.Type) (reflect.Value, bool) {
 		if isFloatKind(tk) {
 			return rv.Convert(t), true
 		}
+		if !isFloatKind(k) {
+			// Integer to integer: exact when the value survives the round
+			// trip with its sign.
+			x := rv.Convert(t)
+			signed, tSigned := k <= reflect.Int64, tk <= reflect.Int64
+			if x.Convert(rv.Type()).Equal(rv) && (!signed || tSigned || rv.Int() >= 0) && (signed || !tSigned || x.Int() >= 0) {
+				return x, true
+			}
+			return reflect.Value{}, false
+		}
 		text, _, ok := numberOf(v, true)
 		if !ok {
 			return reflect.Value{}, false

@@ -184,6 +184,7 @@ func TestUpdateRefusesBadInputBeforeAnyRequest(t *testing.T) {
 		{"a string for a number", keyfirst.Set("Balance", "10"), keyfirst.UpdateValueType, 0},
 		{"a number too large for the field", keyfirst.Set("Small", int64(math.MaxInt32)+1), keyfirst.UpdateValueType, 0},
 		{"a negative number for an unsigned field", keyfirst.Set("Stock", -1), keyfirst.UpdateValueType, 0},
+		{"a uint64 beyond the int64 field", keyfirst.Set("Balance", uint64(math.MaxUint64)), keyfirst.UpdateValueType, 0},
 		{"a fraction for an integer field", keyfirst.Set("Balance", 1.5), keyfirst.UpdateValueType, 0},
 		{"Add to a string", keyfirst.Add("Owner", 1), keyfirst.UpdateNotNumber, 0},
 		{"Add of a fraction to an integer", keyfirst.Add("Balance", 0.5), keyfirst.UpdateValueType, 0},
