@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -36,16 +37,27 @@ type namedCond struct {
 
 // partialPlan accumulates the actions of an update as it is planned.
 type partialPlan[T any] struct {
-	e       *Entity[T]
-	ub      expression.UpdateBuilder
-	conds   []namedCond
-	size    int
-	values  reflect.Value   // a T holding the values the Sets and Removes store
-	known   map[string]bool // Go names of the fields whose value the update stores (Set, Remove)
-	changed map[string]bool // Go names of every field the update changes
-	fields  map[string]bool // attribute names of the fields Set or Removed, written after the key analysis
-	left    map[string]bool // indexes the update takes the item out of
-	byName  map[string]codec.Field
+	e      *Entity[T]
+	ub     expression.UpdateBuilder
+	conds  []namedCond
+	size   int
+	values reflect.Value // a T holding the values the Sets and Removes store
+	// known are the Go names of the fields whose value the update stores
+	// (Set, Remove) or the key holds; changed those of every field the
+	// update changes; left the indexes it takes the item out of.
+	known, changed, left nameSet
+	fields               []codec.Field // the fields Set or Removed, written after the key analysis
+}
+
+// nameSet is a small set of names: an update names a few.
+type nameSet []string
+
+func (s nameSet) has(n string) bool { return slices.Contains(s, n) }
+
+func (s *nameSet) add(n string) {
+	if !s.has(n) {
+		*s = append(*s, n)
+	}
 }
 
 // planPartial checks u against T and the entity's keys and builds the
@@ -60,8 +72,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	if e.updateRefused != nil {
 		return partialWrite{}, e.updateRefused
 	}
-	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem(), known: map[string]bool{}, changed: map[string]bool{},
-		fields: map[string]bool{}, left: map[string]bool{}, byName: map[string]codec.Field{}}
+	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem()}
 	if e.fillKey != nil {
 		// The fields the table's key holds are known from key.
 		stored := []types.AttributeValue{key.pk.value()}
@@ -70,7 +81,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		}
 		if err := e.fillKey((*T)(p.values.Addr().UnsafePointer()), stored); err == nil {
 			for _, in := range slices.Concat(e.pk.inputs, e.sk.inputs) {
-				p.known[in] = true
+				p.known.add(in)
 			}
 		}
 	}
@@ -179,13 +190,12 @@ func (p *partialPlan[T]) change(c change) error {
 		return err
 	}
 	switch {
-	case p.changed[f.GoName]:
+	case p.changed.has(f.GoName):
 		return e.updateError("", f.GoName, UpdateFieldTwice, "one change per field in an update", nil)
 	case f.Name == e.version:
 		return e.updateError("", f.GoName, UpdateVersionField, "every update increments the version itself; to expect a version, add the condition Field(\""+f.GoName+"\").Eq(n)", nil)
 	}
-	p.changed[f.GoName] = true
-	p.byName[f.Name] = f
+	p.changed.add(f.GoName)
 	n := name(f.Name)
 	switch c.kind {
 	case changeSet, changeRemove:
@@ -197,7 +207,8 @@ func (p *partialPlan[T]) change(c change) error {
 			}
 		}
 		e.codec.SetField(p.values, f.Name, x)
-		p.known[f.GoName], p.fields[f.Name] = true, true
+		p.known.add(f.GoName)
+		p.fields = append(p.fields, f)
 		return nil
 	case changeAdd:
 		return p.add(f, c.value)
@@ -351,7 +362,7 @@ func (p *partialPlan[T]) keys() error {
 			return err
 		}
 		if len(plan.remove) > 0 {
-			p.left[g.index] = true
+			p.left.add(g.index)
 			for _, a := range plan.remove {
 				p.ub = p.ub.Remove(name(a))
 			}
@@ -361,7 +372,7 @@ func (p *partialPlan[T]) keys() error {
 			return stale(value)
 		}
 		for _, d := range g.fields {
-			if f, ok := e.codec.Field(d.attr.Name); ok && !p.known[f.GoName] {
+			if f, ok := e.codec.Field(d.attr.Name); ok && !p.known.has(f.GoName) {
 				return e.updateError(g.index, hit, UpdateStaleKey, fmt.Sprintf("the update may put the item in index %s, whose key attribute %s is field %s: set it too",
 					g.index, d.attr.Name, f.GoName), nil)
 			}
@@ -379,7 +390,7 @@ func (p *partialPlan[T]) keys() error {
 // inputs (a Set or a Remove of each).
 func (p *partialPlan[T]) knows(inputs []string) bool {
 	for _, in := range inputs {
-		if !p.known[in] {
+		if !p.known.has(in) {
 			return false
 		}
 	}
@@ -393,8 +404,9 @@ func (p *partialPlan[T]) knows(inputs []string) bool {
 // refused.
 func (p *partialPlan[T]) storeFields() error {
 	e := p.e
-	for _, attr := range sortedKeys(p.fields) {
-		f := p.byName[attr]
+	slices.SortFunc(p.fields, func(a, b codec.Field) int { return strings.Compare(a.Name, b.Name) })
+	for _, f := range p.fields {
+		attr := f.Name
 		av, present, err := e.codec.EncodeField(p.values, attr)
 		if err != nil {
 			return e.encodeError(err)
@@ -412,7 +424,7 @@ func (p *partialPlan[T]) storeFields() error {
 					if av, err = e.checkKeyValue(d, av); err != nil {
 						return err
 					}
-				case g.decides && !p.left[g.index]:
+				case g.decides && !p.left.has(g.index):
 					return e.updateError(g.index, f.GoName, UpdateStaleKey, fmt.Sprintf("the item may be in index %s, whose key attribute %s the update would remove: "+
 						"write the item with Modify, or take it out of the index in the same update", g.index, attr), nil)
 				}
@@ -431,7 +443,7 @@ func (p *partialPlan[T]) storeFields() error {
 // touches returns the first of inputs that the update changes, or "".
 func (p *partialPlan[T]) touches(inputs []string) string {
 	for _, in := range inputs {
-		if p.changed[in] {
+		if p.changed.has(in) {
 			return in
 		}
 	}
