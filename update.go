@@ -157,15 +157,16 @@ func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, key Key[T], u
 	if err != nil {
 		return zero, err
 	}
+	up := e.updateAction(w, key)
 	in := &dynamodb.UpdateItemInput{
-		TableName:                           aws.String(e.table.name),
-		Key:                                 e.keyMap(key),
-		UpdateExpression:                    w.x.Update(),
-		ConditionExpression:                 w.x.Condition(),
-		ExpressionAttributeNames:            w.x.Names(),
-		ExpressionAttributeValues:           w.x.Values(),
+		TableName:                           up.TableName,
+		Key:                                 up.Key,
+		UpdateExpression:                    up.UpdateExpression,
+		ConditionExpression:                 up.ConditionExpression,
+		ExpressionAttributeNames:            up.ExpressionAttributeNames,
+		ExpressionAttributeValues:           up.ExpressionAttributeValues,
 		ReturnValues:                        types.ReturnValueAllNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnValuesOnConditionCheckFailure: up.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
 	out, err := api.UpdateItem(ctx, in)
@@ -199,7 +200,15 @@ func (e *Entity[T]) TransactUpdate(key Key[T], u Update) (TransactWrite, error) 
 	if err != nil {
 		return TransactWrite{}, err
 	}
-	up := &types.Update{
+	up := e.updateAction(w, key)
+	return TransactWrite{action: types.TransactWriteItem{Update: up}, id: e.ItemID(key), entity: e.typeName,
+		key: key.String(), size: e.keySize(key) + w.size, explain: w.explain}, nil
+}
+
+// updateAction is w, the planned update of the item with key, as an
+// update action: the request of Update and of TransactUpdate.
+func (e *Entity[T]) updateAction(w partialWrite, key Key[T]) *types.Update {
+	return &types.Update{
 		TableName:                           aws.String(e.table.name),
 		Key:                                 e.keyMap(key),
 		UpdateExpression:                    w.x.Update(),
@@ -208,8 +217,6 @@ func (e *Entity[T]) TransactUpdate(key Key[T], u Update) (TransactWrite, error) 
 		ExpressionAttributeValues:           w.x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
-	return TransactWrite{action: types.TransactWriteItem{Update: up}, id: e.ItemID(key), entity: e.typeName,
-		key: key.String(), size: e.keySize(key) + w.size, explain: w.explain}, nil
 }
 
 // verifyKeys checks, after an update of an entity whose key functions
