@@ -321,3 +321,94 @@ func TestLifecycleBatchAndRefresh(t *testing.T) {
 	}
 	checkTimes(t, "Refresh changed", storedNote(t, client, notes, "r1"), day, c.now)
 }
+
+// TestLifecycleBadInput: an expiry DynamoDB's TTL cannot hold, a missing
+// one where it is required, a created time TimeKeyLayout cannot store and
+// a change of a time keyfirst sets are refused on every write path before
+// any request.
+func TestLifecycleBadInput(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: day}
+	table := keyfirst.Must(keyfirst.NewTable(notesSpec()))
+	notes := keyfirst.Must(keyfirst.NewEntity(table, noteEntitySpec(c)))
+	required := noteEntitySpec(c)
+	required.Type, required.ExpiresRequired = "RNOTE", true
+	mustExpire := keyfirst.Must(keyfirst.NewEntity(table, required))
+	ctx, api := context.Background(), noCalls{T: t}
+	key := keyfirst.Must(notes.Key(Note{ID: "n1"}))
+	before1970 := Note{ID: "n1", Owner: "ann", Expires: time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC)}
+	farCreated := Note{ID: "n1", Owner: "ann", Created: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	cases := []struct {
+		name    string
+		err     error
+		problem any
+	}{
+		{"Put before 1970", second(notes.Put(ctx, api, before1970)), keyfirst.ItemExpires},
+		{"Replace before 1970", second(notes.Replace(ctx, api, before1970)), keyfirst.ItemExpires},
+		{"TransactPut before 1970", third(notes.TransactPut(before1970, keyfirst.TransactOptions{})), keyfirst.ItemExpires},
+		{"TransactReplace before 1970", third(notes.TransactReplace(before1970, keyfirst.TransactOptions{})), keyfirst.ItemExpires},
+		{"batch put before 1970", notes.Table().BatchWrite(ctx, api, []keyfirst.WriteRequest{keyfirst.Must(keyfirst.NewEntity(keyfirst.Must(keyfirst.NewTable(notesSpec())),
+			keyfirst.EntitySpec[Note]{Type: "N", Keys: []keyfirst.Binding{selfKey("PK", "SK", "N")}, Expires: "Expires"})).PutRequest(before1970)}), keyfirst.ItemExpires},
+		{"Update before 1970", second(notes.Update(ctx, api, key, keyfirst.Set("Expires", before1970.Expires))), keyfirst.ItemExpires},
+		{"Put without a required expiry", second(mustExpire.Put(ctx, api, Note{ID: "n1", Owner: "ann"})), keyfirst.ItemExpires},
+		{"Update removing a required expiry", second(mustExpire.Update(ctx, api, keyfirst.Must(mustExpire.Key(Note{ID: "n1"})), keyfirst.Remove("Expires"))), keyfirst.ItemExpires},
+		{"Put of a created time in year 10000", second(notes.Put(ctx, api, farCreated)), keyfirst.ItemTime},
+		{"Update of Created", second(notes.Update(ctx, api, key, keyfirst.Set("Created", day))), keyfirst.UpdateLifecycleField},
+		{"Update of Updated", second(notes.Update(ctx, api, key, keyfirst.Remove("Updated"))), keyfirst.UpdateLifecycleField},
+		{"TransactUpdate of Created", second(notes.TransactUpdate(key, keyfirst.Set("Created", day))), keyfirst.UpdateLifecycleField},
+	}
+	for _, tc := range cases {
+		var ie *keyfirst.ItemError
+		var ue *keyfirst.UpdateError
+		switch want := tc.problem.(type) {
+		case keyfirst.ItemProblem:
+			if !errors.Is(tc.err, keyfirst.ErrInvalidItem) || !errors.As(tc.err, &ie) || ie.Problem != want {
+				t.Errorf("%s: %v, want %v", tc.name, tc.err, want)
+			}
+		case keyfirst.UpdateProblem:
+			if !errors.As(tc.err, &ue) || ue.Problem != want {
+				t.Errorf("%s: %v, want %v", tc.name, tc.err, want)
+			}
+		}
+	}
+	// The earliest expiry that TTL holds is accepted.
+	if _, err := notes.Item(Note{ID: "n1", Owner: "ann", Expires: time.Unix(0, 0)}); err != nil {
+		t.Errorf("expiry at the epoch: %v", err)
+	}
+}
+
+func second[A any](_ A, err error) error        { return err }
+func third[A, B any](_ A, _ B, err error) error { return err }
+
+// TestLifecycleSpecRefused: NewEntity refuses lifecycle fields it cannot
+// set or store.
+func TestLifecycleSpecRefused(t *testing.T) {
+	t.Parallel()
+	type bad struct {
+		ID      string    `dynamodbav:"id"`
+		When    string    `dynamodbav:"when"`
+		At      time.Time `dynamodbav:"at"`
+		Expires time.Time `dynamodbav:"expires"`
+	}
+	noTTL := notesSpec()
+	noTTL.TimeToLive = ""
+	for name, tc := range map[string]struct {
+		spec  keyfirst.EntitySpec[bad]
+		table keyfirst.TableSpec
+	}{
+		"unknown field":        {keyfirst.EntitySpec[bad]{Created: "Nope"}, notesSpec()},
+		"attribute name":       {keyfirst.EntitySpec[bad]{Created: "at"}, notesSpec()},
+		"not a time":           {keyfirst.EntitySpec[bad]{Updated: "When"}, notesSpec()},
+		"one field twice":      {keyfirst.EntitySpec[bad]{Created: "At", Updated: "At"}, notesSpec()},
+		"required, no Expires": {keyfirst.EntitySpec[bad]{ExpiresRequired: true}, notesSpec()},
+		"table without TTL":    {keyfirst.EntitySpec[bad]{Expires: "Expires"}, noTTL},
+		"TTL on another field": {keyfirst.EntitySpec[bad]{Expires: "At"}, notesSpec()},
+	} {
+		tc.spec.Type, tc.spec.Keys = "BAD", []keyfirst.Binding{selfKey("PK", "SK", "BAD")}
+		_, err := keyfirst.NewEntity(keyfirst.Must(keyfirst.NewTable(tc.table)), tc.spec)
+		var ee *keyfirst.EntityError
+		if !errors.Is(err, keyfirst.ErrInvalidEntity) || !errors.As(err, &ee) || ee.Problem != keyfirst.EntityLifecycle {
+			t.Errorf("%s: %v, want EntityLifecycle", name, err)
+		}
+	}
+}
