@@ -227,3 +227,21 @@ func (e *Entity[T]) holdCreated(v *T) (restore func()) {
 	t := *f.timeAt(unsafe.Pointer(v))
 	return func() { *f.timeAt(unsafe.Pointer(v)) = t }
 }
+
+// ExpiresAttribute returns the attribute that holds the entity's expiry
+// ([EntitySpec.Expires]), or "" when it has none.
+func (e *Entity[T]) ExpiresAttribute() string { return e.life.expires }
+
+// Expired reports whether item, an item of this entity as read, has
+// expired at now: its expiry ([EntitySpec.Expires], epoch seconds) is at
+// or before now. DynamoDB deletes such an item some time later (up to a
+// few days), and reads return it until then; an item without expiry
+// never expires.
+func (e *Entity[T]) Expired(item map[string]types.AttributeValue, now time.Time) bool {
+	n, ok := item[e.life.expires].(*types.AttributeValueMemberN)
+	if e.life.expires == "" || !ok {
+		return false
+	}
+	sec, err := strconv.ParseInt(n.Value, 10, 64)
+	return err == nil && sec <= now.Unix()
+}
