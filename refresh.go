@@ -116,6 +116,10 @@ func (e *Entity[T]) PlanRefresh(stored map[string]types.AttributeValue) (Refresh
 // fails on an unchanged item is an error wrapping
 // [ErrConditionUnexplained].
 //
+// The lifecycle times ([EntitySpec.Updated], Created) play no part in
+// the decision; an item that is rewritten gets the updated time of the
+// write, and keeps its created time.
+//
 // Errors: those of PlanRefresh, before any request; an [*OptionError]
 // for an option other than [WithCapacity]; an [*OpError] for a failed
 // request.
