@@ -52,16 +52,6 @@ func (l *lifecycle) field(attr string) *lifeField {
 	return nil
 }
 
-// byGoName returns the lifecycle field Go calls goName, or nil.
-func (l *lifecycle) byGoName(goName string) *lifeField {
-	for i := range l.fields {
-		if l.fields[i].goName == goName {
-			return &l.fields[i]
-		}
-	}
-	return nil
-}
-
 // now is the time of a write: the entity's clock, in UTC.
 func (l *lifecycle) now() time.Time {
 	if l.clock == nil {

@@ -89,4 +89,3 @@ func TestTimeToLiveDiff(t *testing.T) {
 		}
 	}
 }
-
