@@ -81,10 +81,17 @@ type TableCheckAPI interface {
 
 // TableCreateAPI is what [Table.Create] needs: CreateTable, then what
 // [Table.Check] needs, to wait for the table and to compare a table that
-// exists already.
+// exists already, and UpdateTimeToLive for a schema's time to live.
 type TableCreateAPI interface {
 	CreateTableAPI
 	TableCheckAPI
+	UpdateTimeToLiveAPI
+}
+
+// UpdateTimeToLiveAPI is the UpdateTimeToLive operation, with which
+// [Table.Create] enables the schema's time to live.
+type UpdateTimeToLiveAPI interface {
+	UpdateTimeToLive(ctx context.Context, in *dynamodb.UpdateTimeToLiveInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTimeToLiveOutput, error)
 }
 
 // TableAddIndexAPI is what [Table.AddIndex] needs: the table's

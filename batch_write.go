@@ -39,12 +39,19 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 // item does not belong to are left out). BatchWriteItem takes no
 // condition, so unlike Put a batch put does not check that an item already
 // stored under the key is of this entity type: it replaces whatever is
-// there. For the same reason a versioned entity cannot be batch-written:
-// use Put.
+// there. For the same reason a versioned entity cannot be batch-written,
+// nor an entity with a created time ([EntitySpec.Created]): a batch put
+// would overwrite the stored one ([ItemCreated]); use Put. An updated
+// time is the entity's clock's, as for every write.
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, entity: e.typeName, value: item}
 	if e.version != "" {
 		r.err = e.versionedBatch()
+		return r
+	}
+	if e.keepsCreated() {
+		r.err = &ItemError{Entity: e.typeName, Attribute: e.life.created, Problem: ItemCreated,
+			Detail: "BatchWriteItem takes neither a condition nor an update expression, so it would overwrite the stored created time; use Put (or a transaction)"}
 		return r
 	}
 	p, err := e.plan(&item, -1)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -294,7 +295,9 @@ func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], g gua
 // nothing else: the SETs of the attributes whose value changes, the
 // REMOVEs of those the image has and the plan has not (seed 002's
 // close_order: SET status REMOVE open_status_shard). The stored item
-// after it is the same. A versioned guard compares the version alone:
+// after it is the same. The created time ([EntitySpec.Created]) keeps
+// the stored one ([Entity.setValue]).
+// A versioned guard compares the version alone:
 // the whole item is written, so that a writer that changed an attribute
 // without the version cannot leave a derived key stale.
 func (e *Entity[T]) updateExpression(p itemPlan[T], g guard, cond expression.ConditionBuilder) (built, error) {
@@ -305,7 +308,7 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], g guard, cond expression.Con
 		if n == e.pk.attr.Name || e.hasSK && n == e.sk.attr.Name || diff && avequal.Equal(g.read[n], p.item[n]) {
 			continue
 		}
-		ub = ub.Set(name(n), expression.Value(p.item[n]))
+		ub = ub.Set(name(n), e.setValue(n, p.item[n], g.read))
 		changes++
 	}
 	remove := append([]string(nil), p.remove...)
@@ -328,6 +331,38 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], g guard, cond expression.Con
 		ub = ub.Set(name(e.table.typeAttr), expression.Value(p.item[e.table.typeAttr]))
 	}
 	return e.build(expression.NewBuilder().WithUpdate(ub).WithCondition(cond))
+}
+
+// setValue is the value an update SETs attribute n to, av in the plan:
+// av, except for the created time, which keeps the stored one. The item
+// read (read, nil for none) holds it: av when it is the same instant
+// (the stored form becomes TimeKeyLayout), the stored one otherwise;
+// with no image, if_not_exists(n, av).
+func (e *Entity[T]) setValue(n string, av types.AttributeValue, read map[string]types.AttributeValue) expression.OperandBuilder {
+	if n != e.life.created {
+		return expression.Value(av)
+	}
+	stored, ok := read[n]
+	switch {
+	case !ok:
+		return expression.IfNotExists(name(n), expression.Value(av))
+	case sameInstant(stored, av):
+		return expression.Value(av)
+	}
+	return expression.Value(stored)
+}
+
+// sameInstant reports whether a and b are strings of RFC 3339 times of
+// one instant.
+func sameInstant(a, b types.AttributeValue) bool {
+	sa, okA := a.(*types.AttributeValueMemberS)
+	sb, okB := b.(*types.AttributeValueMemberS)
+	if !okA || !okB {
+		return false
+	}
+	ta, errA := time.Parse(time.RFC3339Nano, sa.Value)
+	tb, errB := time.Parse(time.RFC3339Nano, sb.Value)
+	return errA == nil && errB == nil && ta.Equal(tb)
 }
 
 // guardWith is g's condition, and extra too when it is set.

@@ -316,6 +316,49 @@
 // refresh ([ErrKeyChanged]). The migrate package runs it over a whole
 // table.
 //
+// # Created, updated and expiry times
+//
+// An entity declares its lifecycle fields once ([EntitySpec.Created],
+// [EntitySpec.Updated], [EntitySpec.Expires]: time.Time fields of T, by
+// Go name) and every write path sets them from one clock
+// ([EntitySpec.Clock], time.Now by default; tests set it, never sleep),
+// through the item plan every write shares, so no path can forget them:
+//
+//   - Updated is the time of the write, on every path: Put, Replace,
+//     Modify, Update (a SET the key analysis sees, so an index that reads
+//     it stays fresh), a batch put, every transaction action that writes
+//     the item, and Refresh when it rewrites the item (an item already up
+//     to date is left alone, its updated time too).
+//   - Created never changes once stored. Every update SETs it with
+//     if_not_exists, so the stored one wins, and a Put of such an entity
+//     is an UpdateItem for that reason (a PutItem would overwrite it); the
+//     one difference from a PutItem is that attributes keyfirst does not
+//     know are kept. Modify undoes a change fn makes to it; the partial
+//     update refuses to change either time ([UpdateLifecycleField]).
+//     BatchWriteItem takes neither conditions nor update expressions, so
+//     batch puts of an entity with a created time are refused
+//     ([ItemCreated]), as those of a versioned entity are.
+//   - Both are stored in [TimeKeyLayout], fixed width and UTC, so that
+//     they can be index sort keys (by-created, recently updated).
+//   - Expires is stored as DynamoDB's TTL requires, a Number of epoch
+//     seconds, under the table's [TableSpec.TimeToLive] attribute (which
+//     [Table.Create] enables and [Table.Check] finds); a zero time stores
+//     none, a time before 1970 and a missing required one
+//     ([EntitySpec.ExpiresRequired]) are refused before any request
+//     ([ItemExpires]).
+//
+// # Expired items
+//
+// DynamoDB deletes an expired item some time after its expiry (up to a
+// few days), and until then every read returns it. keyfirst reads return
+// what DynamoDB returns, by default: a read never hides an item it read.
+// A query that must not see them says so, with the time it takes as now:
+// query.Query.WithoutExpired drops them after the read
+// ([Entity.Expired]), never with a FilterExpression, and keeps its Limit
+// exact by reading the pages that take; the items dropped cost what any
+// item read costs, and the capacity reported counts them. A partition
+// with many expired items not yet deleted costs that much more to read.
+//
 // # Optimistic locking
 //
 // An entity may name an integer field of T as its version

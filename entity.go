@@ -53,6 +53,36 @@ type EntitySpec[T any] struct {
 	// few thousand writes of an item. A write whose next version the field
 	// could not read back is refused before any request ([ItemVersionMax]).
 	Version string
+	// Created names (in Go: "CreatedAt") a time.Time field of T that
+	// keyfirst sets to the time of the item's first write and that no
+	// later write changes, whatever the path: a put of such an entity is
+	// an UpdateItem whose SET of the attribute is if_not_exists, so a Put
+	// over a stored item keeps its created time (and, unlike PutItem, the
+	// attributes keyfirst does not know: see [Entity.Put]). Batch puts of
+	// it are refused ([ItemCreated]). Stored in [TimeKeyLayout], so that
+	// it can be an index sort key.
+	Created string
+	// Updated names a time.Time field of T that every write path sets to
+	// the time of the write (Put, Replace, Modify, Update, a batch put,
+	// every transaction action that writes the item, and Refresh when it
+	// changes the item). Stored in [TimeKeyLayout].
+	Updated string
+	// Expires names a time.Time field of T holding the item's expiry,
+	// stored as DynamoDB's TTL requires: a Number of epoch seconds, under
+	// the attribute the table declares as its TimeToLive
+	// ([TableSpec.TimeToLive], which NewEntity requires). A zero time
+	// stores no attribute (the item never expires); a time before 1970 is
+	// refused before any request ([ItemExpires]). Reads return expired
+	// items that DynamoDB has not deleted yet unless asked not to (see
+	// "Expired items" in the package doc).
+	Expires string
+	// ExpiresRequired refuses, before any request, an item whose Expires
+	// field is zero ([ItemExpires]).
+	ExpiresRequired bool
+	// Clock gives the time of each write (Created, Updated); nil is
+	// time.Now. Tests replace it to set the time rather than sleep. Its
+	// times are stored in UTC.
+	Clock func() time.Time
 }
 
 // Entity is an entity type of a table: it builds items from T with every
@@ -96,6 +126,8 @@ type Entity[T any] struct {
 	// updateRefused is why every partial update of the entity is refused
 	// (a key function that does not declare its inputs), or nil.
 	updateRefused error
+	// life: the lifecycle fields (Created, Updated, Expires).
+	life lifecycle
 }
 
 // derivation is one derived attribute.
@@ -158,7 +190,7 @@ type registered struct {
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
 		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}, sharable: map[string]bool{}, keyFields: map[string]bool{}}
-	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField} {
+	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField, b.lifecycleFields} {
 		if err := step(); err != nil {
 			return nil, err
 		}

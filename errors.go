@@ -147,6 +147,7 @@ const (
 	EntityPattern                                  // a bound Pattern does not fit the table, or carries an error
 	EntityBinding                                  // the fields or function bound to a Pattern do not fit T
 	EntityOtherTable                               // Entity.In with a table that is not a binding of the entity's table description
+	EntityLifecycle                                // a Created, Updated or Expires field that is not a time.Time field of T keyfirst can set, or an Expires the table's TimeToLive does not name
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -164,6 +165,7 @@ var entityProblemText = map[EntityProblem]string{
 	EntityFieldOrder:      "field does not encode in its values' order",
 	EntityPattern:         "pattern does not fit the table",
 	EntityBinding:         "binding does not fit T",
+	EntityLifecycle:       "invalid lifecycle attribute",
 	EntityOtherTable:      "table of another description",
 }
 
@@ -212,6 +214,9 @@ const (
 	ItemBadSet                             // a set that is empty or holds an element twice (numbers compared by value)
 	ItemKeyConflict                        // two bound patterns compute different values for one attribute
 	ItemTooDeep                            // lists and maps nested beyond DynamoDB's 32 levels ([MaxNesting])
+	ItemExpires                            // an expiry DynamoDB's TTL cannot hold (before 1970), or none where EntitySpec.ExpiresRequired
+	ItemCreated                            // an entity with a created time in a batch write, which cannot keep the stored one
+	ItemTime                               // a created or updated time outside years 0000..9999, which TimeKeyLayout cannot store
 )
 
 var itemProblemText = map[ItemProblem]string{
@@ -231,6 +236,9 @@ var itemProblemText = map[ItemProblem]string{
 	ItemExpression:  "expression beyond DynamoDB's limits",
 	ItemKeyConflict: "patterns disagree on a key attribute",
 	ItemTooDeep:     "nested too deep",
+	ItemExpires:     "expiry cannot be stored",
+	ItemCreated:     "created time in a batch write",
+	ItemTime:        "time outside years 0000..9999",
 }
 
 // String describes the problem.
@@ -277,6 +285,7 @@ const (
 	UpdateUndeclared                              // the entity has a key computed by a function that does not declare what it reads (Binding.Reads)
 	UpdateUndeclaredRead                          // after the write: a key function read a field it does not declare; keyfirst rewrote the key
 	UpdateCondition                               // a condition that cannot be evaluated as written (see Detail)
+	UpdateLifecycleField                          // a change of the Created or Updated field, which keyfirst sets itself
 )
 
 var updateProblemText = map[UpdateProblem]string{
@@ -294,6 +303,7 @@ var updateProblemText = map[UpdateProblem]string{
 	UpdateUndeclared:     "key function without declared inputs",
 	UpdateUndeclaredRead: "key function read an undeclared field",
 	UpdateCondition:      "invalid condition",
+	UpdateLifecycleField: "lifecycle field",
 }
 
 // String describes the problem.

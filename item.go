@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -40,15 +41,29 @@ type itemPlan[T any] struct {
 // the item belongs to, the derived index key attributes. The version
 // attribute holds v's version as it is (Put writes the next one). Errors
 // are [*ItemError] values.
+//
+// Lifecycle fields ([EntitySpec.Created], Updated, Expires) are as a write
+// now stores them: Updated is the entity's clock's time, a zero Created
+// too (Put keeps a stored one), Expires in epoch seconds.
 func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
 	p, err := e.plan(&v, -1)
 	return p.item, err
 }
 
-// plan builds the item for *v. version >= 0 replaces the version
-// attribute's value; -1 keeps T's.
+// plan builds the item for *v, written now by the entity's clock: it
+// sets the lifecycle times of *v ([Entity.stampTimes]). version >= 0
+// replaces the version attribute's value; -1 keeps T's.
 func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
+	return e.planAt(v, version, e.life.now())
+}
+
+// planAt is plan for a write at now; a zero now sets no lifecycle time
+// (the plan of a refresh, which decides whether the item changes).
+func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], error) {
 	var p itemPlan[T]
+	if !now.IsZero() {
+		e.stampTimes(v, now)
+	}
 	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
 
 	var fr funcResults[T]
@@ -82,6 +97,12 @@ func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
 		return p, e.encodeError(err)
 	}
 	size += n
+	if len(e.life.fields) > 0 {
+		if n, err = e.lifeValues(v, p.item); err != nil {
+			return p, err
+		}
+		size += n
+	}
 	if e.keyField[0] {
 		size -= keyFieldOnce(p.item, e.pk.attr.Name, pk)
 	}

@@ -56,6 +56,9 @@ import (
 // is no contention and retrying cannot help: Modify stops at once with
 // [ErrConditionUnexplained].
 //
+// Lifecycle fields: a change fn makes to the created time is undone (it
+// never changes), and the updated time is the write's.
+//
 // fn must not change the primary key ([ErrKeyChanged]: to move an item,
 // Put the new one and Delete the old). A missing item is [ErrNotFound]. A
 // change that can refuse the item it receives (a balance too low) is
@@ -96,9 +99,11 @@ func (e *Entity[T]) ModifyE(ctx context.Context, api ModifyAPI, key Key[T], fn f
 				return zero, err
 			}
 		}
+		restore := e.holdCreated(&v)
 		if err := fn(&v); err != nil {
 			return zero, err
 		}
+		restore()
 		newKey, err := e.Key(v)
 		if err != nil {
 			return zero, err

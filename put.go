@@ -2,6 +2,7 @@ package keyfirst
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -24,6 +25,16 @@ import (
 // version n, and is stored with n+1; otherwise the error wraps
 // [ErrVersionConflict]. The returned item carries the stored version.
 //
+// An entity with a created time ([EntitySpec.Created]) is put with one
+// UpdateItem rather than a PutItem, on the same condition: it SETs every
+// attribute of the item, REMOVEs the fields and derived attributes the
+// item does not have, and SETs the created time with if_not_exists, so a
+// Put over a stored item keeps its created time, and the returned item
+// carries it. The one difference from a PutItem: attributes that neither
+// T nor its derivations know are kept rather than dropped. api must then
+// do UpdateItem too (a *dynamodb.Client does; an [*OptionError]
+// otherwise, before any request).
+//
 // Invalid items and options are refused before any request ([*ItemError],
 // [*OptionError]); failed requests are [*OpError] values.
 func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...func(*Options)) (T, error) {
@@ -34,6 +45,9 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 	w, err := e.planPut(&item, o.CreateOnly, expression.ConditionBuilder{})
 	if err != nil {
 		return item, err
+	}
+	if e.keepsCreated() {
+		return e.putUpdate(ctx, api, item, w, o)
 	}
 	put := w.put(e)
 	in := &dynamodb.PutItemInput{
@@ -101,8 +115,39 @@ func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBui
 	if w.plan, err = e.plan(v, w.next); err != nil {
 		return w, err
 	}
+	if e.keepsCreated() {
+		w.x, err = e.updateOf("Put", w.plan, w.guard, extra)
+		return w, err
+	}
 	w.x, err = e.guardExpression(w.guard, extra)
 	return w, err
+}
+
+// putUpdate sends the Put of an entity with a created time: the UpdateItem
+// of the planned item (w), which keeps a stored created time, on api,
+// which must do UpdateItem too. The returned item has the created time
+// stored.
+func (e *Entity[T]) putUpdate(ctx context.Context, api PutItemAPI, item T, w plannedWrite[T], o Options) (T, error) {
+	up, ok := api.(UpdateItemAPI)
+	if !ok {
+		return item, &OptionError{Op: "Put", Option: "api", Detail: fmt.Sprintf("entity %s declares a created time (EntitySpec.Created), which a Put keeps "+
+			"with an UpdateItem: pass a client that has UpdateItem too (a *dynamodb.Client has); %T has not", e.typeName, api)}
+	}
+	in := e.updateInput(w.plan, w.x, o)
+	in.ReturnValues = types.ReturnValueUpdatedNew
+	var stored map[string]types.AttributeValue
+	err := sendWrite(e, o, "Put", w.plan.key, w.guard,
+		func() (*dynamodb.UpdateItemOutput, error) { return up.UpdateItem(ctx, in) },
+		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity {
+			stored = out.Attributes
+			return out.ConsumedCapacity
+		})
+	if err != nil {
+		return item, err
+	}
+	w.stamp(e, &item)
+	e.storedCreated(&item, stored)
+	return item, nil
 }
 
 // put is the planned write as a PutItem action.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -115,6 +116,10 @@ func (e *Entity[T]) PlanRefresh(stored map[string]types.AttributeValue) (Refresh
 // fails on an unchanged item is an error wrapping
 // [ErrConditionUnexplained].
 //
+// The lifecycle times ([EntitySpec.Updated], Created) play no part in
+// the decision; an item that is rewritten gets the updated time of the
+// write, and keeps its created time.
+//
 // Errors: those of PlanRefresh, before any request; an [*OptionError]
 // for an option other than [WithCapacity]; an [*OpError] for a failed
 // request.
@@ -127,7 +132,7 @@ func (e *Entity[T]) Refresh(ctx context.Context, api UpdateItemAPI, stored map[s
 	if err != nil || res.Outcome == RefreshUnchanged {
 		return res, err
 	}
-	err = e.writePlan(ctx, api, "Refresh", p, guard{kind: guardUnchanged, expected: e.versionOf(&v), read: stored}, o)
+	_, err = e.writePlan(ctx, api, "Refresh", p, guard{kind: guardUnchanged, expected: e.versionOf(&v), read: stored}, o)
 	var ce *ConditionError
 	if !errors.As(err, &ce) {
 		return res, err
@@ -156,12 +161,26 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 			return v, p, res, err
 		}
 	}
-	if p, err = e.plan(&v, next); err != nil {
+	// Whether the item changes is decided without the lifecycle times,
+	// which a write sets: an item up to date stays untouched.
+	if p, err = e.planAt(&v, next, time.Time{}); err != nil {
 		return v, p, res, err
 	}
 	if p.key != key {
 		return v, p, res, &KeyChangedError{Old: key.String(), New: p.key.String()}
 	}
+	res = e.refreshResult(stored, p, res)
+	if res.Outcome == RefreshChanged && len(e.life.fields) > 0 {
+		if p, err = e.plan(&v, next); err != nil {
+			return v, p, res, err
+		}
+		res = e.refreshResult(stored, p, RefreshResult{Key: res.Key, Before: stored})
+	}
+	return v, p, res, nil
+}
+
+// refreshResult is res with what writing plan p over stored changes.
+func (e *Entity[T]) refreshResult(stored map[string]types.AttributeValue, p itemPlan[T], res RefreshResult) RefreshResult {
 	for n, av := range p.item {
 		if n != e.version && !avequal.Equal(stored[n], av) {
 			res.Set = append(res.Set, n)
@@ -179,7 +198,7 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 	}
 	if len(res.Set) == 0 && len(res.Remove) == 0 {
 		res.Outcome = RefreshUnchanged
-		return v, p, res, nil
+		return res
 	}
 	sort.Strings(res.Set)
 	sort.Strings(res.Remove)
@@ -194,5 +213,5 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 	for _, n := range res.Remove {
 		delete(res.After, n)
 	}
-	return v, p, res, nil
+	return res
 }

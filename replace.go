@@ -59,26 +59,38 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 	if err != nil {
 		return item, err
 	}
-	if err := e.writePlan(ctx, api, op, p, g, o); err != nil {
+	stored, err := e.writePlan(ctx, api, op, p, g, o)
+	if err != nil {
 		return item, err
 	}
 	if next >= 0 {
 		e.setVersion(&item, next)
 	}
+	e.storedCreated(&item, stored)
 	return item, nil
 }
 
 // writePlan sends the UpdateItem that makes the stored item the planned
-// one, on guard g: the write of Replace, Modify and Refresh.
-func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string, p itemPlan[T], g guard, o Options) error {
+// one, on guard g: the write of Replace, Modify and Refresh. For an
+// entity with a created time it returns the attributes written as stored
+// (UPDATED_NEW), which hold the created time kept.
+func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string, p itemPlan[T], g guard, o Options) (map[string]types.AttributeValue, error) {
 	x, err := e.updateOf(op, p, g, expression.ConditionBuilder{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	in := e.updateInput(p, x, o)
-	return sendWrite(e, o, op, p.key, g,
+	if e.keepsCreated() {
+		in.ReturnValues = types.ReturnValueUpdatedNew
+	}
+	var stored map[string]types.AttributeValue
+	err = sendWrite(e, o, op, p.key, g,
 		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
-		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
+		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity {
+			stored = out.Attributes
+			return out.ConsumedCapacity
+		})
+	return stored, err
 }
 
 // planUpdate plans the UpdateItem that makes the stored item *v on

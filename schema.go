@@ -122,6 +122,13 @@ type TableSpec struct {
 	// table whose stream is missing or carries less as an error: the
 	// stream package needs NEW_AND_OLD_IMAGES for changes with both images.
 	Stream types.StreamViewType
+	// TimeToLive names the attribute of DynamoDB's time to live: an
+	// item whose attribute holds a Number of epoch seconds in the past
+	// is deleted by DynamoDB, up to a few days later. [Table.Create]
+	// enables it and [Table.Check] reports a table where it is not
+	// enabled on that attribute. An entity stores its expiry there
+	// ([EntitySpec.Expires]). Empty: no time to live.
+	TimeToLive string
 }
 
 // IndexKind tells the table's own key from its global and local indexes.
@@ -226,6 +233,7 @@ type schema struct {
 	typeAttr    string
 	billing     types.BillingMode
 	stream      types.StreamViewType
+	ttl         string // TableSpec.TimeToLive
 	throughput  *types.ProvisionedThroughput
 	primary     KeySchema
 	indexes     []KeySchema // GSIs then LSIs, in declaration order
@@ -253,6 +261,7 @@ func NewTable(spec TableSpec) (*Table, error) {
 		typeAttr: spec.TypeAttribute,
 		billing:  spec.BillingMode,
 		stream:   spec.Stream,
+		ttl:      spec.TimeToLive,
 		byName:   map[string]int{},
 		entities: map[string]registered{},
 		patterns: map[*pattern]bool{},
@@ -269,6 +278,11 @@ func NewTable(spec TableSpec) (*Table, error) {
 	}
 	if err := v.attributeName("", t.typeAttr); err != nil {
 		return nil, err
+	}
+	if t.ttl != "" {
+		if err := v.attributeName("", t.ttl); err != nil {
+			return nil, err
+		}
 	}
 	if err := v.billing(t.billing, spec.Throughput); err != nil {
 		return nil, err

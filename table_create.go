@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
@@ -42,7 +44,10 @@ func (t *Table) Create(ctx context.Context, client TableCreateAPI) ([]Difference
 				}
 				return t.created(desc)
 			})
-			return nil, err
+			if err != nil || t.ttl == "" {
+				return nil, err
+			}
+			return nil, t.enableTTL(ctx, client)
 		case !errors.As(err, &exists):
 			return nil, fmt.Errorf("keyfirst: CreateTable %s: %w", t.name, err)
 		}
@@ -93,4 +98,14 @@ func (t *Table) settled(desc *types.TableDescription) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// enableTTL enables the schema's time to live on the table Create created.
+func (t *Table) enableTTL(ctx context.Context, client UpdateTimeToLiveAPI) error {
+	_, err := client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(t.name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(t.ttl), Enabled: aws.Bool(true)}})
+	if err != nil {
+		return fmt.Errorf("keyfirst: UpdateTimeToLive %s on %s: %w", t.name, t.ttl, err)
+	}
+	return nil
 }

@@ -207,7 +207,9 @@ func (t *Table) diffResult(diffs []Difference) ([]Difference, error) {
 // the schema does not declare, a projection that holds more, another
 // billing mode or throughput, a stream or a TTL that the schema does not
 // declare. A stream the schema declares ([TableSpec.Stream]) that the
-// table lacks, or whose view carries fewer images, is an error.
+// table lacks, or whose view carries fewer images, is an error, and so is
+// a time to live it declares ([TableSpec.TimeToLive]) that the table does
+// not have on that attribute.
 func (t *Table) Diff(desc *types.TableDescription, ttl *types.TimeToLiveDescription) []Difference {
 	if desc == nil {
 		return []Difference{{Kind: DiffTableMissing, Severity: SeverityError, Want: t.name,
@@ -543,15 +545,24 @@ func streamCarries(got, want types.StreamViewType) bool {
 	return want == got
 }
 
-// timeToLive compares the TTL setting: the schema declares none, so a TTL
-// the table has (or is enabling) is a note.
+// timeToLive compares the TTL setting with the schema's
+// ([TableSpec.TimeToLive]): a TTL the schema declares that the table does
+// not have on that attribute is an error (the items written to expire
+// would never be deleted); one the table has and the schema does not
+// declare is a note.
 func (c *differ) timeToLive(ttl *types.TimeToLiveDescription) {
-	switch ttl.TimeToLiveStatus {
-	case types.TimeToLiveStatusEnabled, types.TimeToLiveStatusEnabling:
-	default:
-		return
+	on := ttl.TimeToLiveStatus == types.TimeToLiveStatusEnabled || ttl.TimeToLiveStatus == types.TimeToLiveStatusEnabling
+	got := "disabled"
+	if on {
+		got = string(ttl.TimeToLiveStatus) + " on " + aws.ToString(ttl.AttributeName)
 	}
-	c.add(Difference{Kind: DiffTimeToLive, Severity: SeverityNote, Attribute: aws.ToString(ttl.AttributeName),
-		Want: "disabled", Got: string(ttl.TimeToLiveStatus) + " on " + aws.ToString(ttl.AttributeName),
-		Detail: "the schema declares no time to live; DynamoDB deletes the items whose attribute holds a past epoch time"})
+	switch want := c.t.ttl; {
+	case want != "" && (!on || aws.ToString(ttl.AttributeName) != want):
+		c.add(Difference{Kind: DiffTimeToLive, Severity: SeverityError, Attribute: want, Want: "ENABLED on " + want, Got: got,
+			Detail: "the schema declares a time to live: without it DynamoDB never deletes the items that expire; enable it (UpdateTimeToLive), " +
+				"which Table.Create does for a table it creates"})
+	case want == "" && on:
+		c.add(Difference{Kind: DiffTimeToLive, Severity: SeverityNote, Attribute: aws.ToString(ttl.AttributeName), Want: "disabled", Got: got,
+			Detail: "the schema declares no time to live; DynamoDB deletes the items whose attribute holds a past epoch time"})
+	}
 }

@@ -143,7 +143,11 @@ func (e *Entity[T]) transactWrite(w plannedWrite[T], action types.TransactWriteI
 // (every derived attribute, the entity-type guard, the version checked and
 // incremented, [TransactOptions.CreateOnly] as [CreateOnly]), and returns
 // item as the action stores it (with its next version). Invalid items are
-// refused as Put refuses them.
+// refused as Put refuses them. For an entity with a created time
+// ([EntitySpec.Created]) the action is an Update, as Put's request is,
+// which keeps a stored created time; the returned item then carries the
+// created time of a new item (TransactWriteItems returns no item: read
+// it to learn the one stored).
 func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, error) {
 	if o.Read != nil {
 		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
@@ -156,6 +160,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 		return TransactWrite{}, item, err
 	}
 	w.stamp(e, &item)
+	if e.keepsCreated() {
+		return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+	}
 	return e.transactWrite(w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
 }
 

@@ -90,6 +90,11 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 			return partialWrite{}, err
 		}
 	}
+	if f := e.life.field(e.life.updated); f != nil {
+		// Every write sets the updated time, which an index key may read.
+		uf, _ := e.codec.Field(f.attr)
+		p.store(uf, reflect.ValueOf(e.life.now()))
+	}
 	if err := p.keys(); err != nil {
 		return partialWrite{}, err
 	}
@@ -194,8 +199,10 @@ func (p *partialPlan[T]) change(c change) error {
 		return e.updateError("", f.GoName, UpdateFieldTwice, "one change per field in an update", nil)
 	case f.Name == e.version:
 		return e.updateError("", f.GoName, UpdateVersionField, "every update increments the version itself; to expect a version, add the condition Field(\""+f.GoName+"\").Eq(n)", nil)
+	case f.Name == e.life.created || f.Name == e.life.updated:
+		return e.updateError("", f.GoName, UpdateLifecycleField, "keyfirst sets the created time at the item's first write and the updated time at every write; "+
+			"no update changes them", nil)
 	}
-	p.changed.add(f.GoName)
 	n := name(f.Name)
 	switch c.kind {
 	case changeSet, changeRemove:
@@ -206,11 +213,11 @@ func (p *partialPlan[T]) change(c change) error {
 				return e.wrongType(f, c.value, "Set")
 			}
 		}
-		e.codec.SetField(p.values, f.Name, x)
-		p.known.add(f.GoName)
-		p.fields = append(p.fields, f)
+		p.store(f, x)
 		return nil
-	case changeAdd:
+	}
+	p.changed.add(f.GoName)
+	if c.kind == changeAdd {
 		return p.add(f, c.value)
 	}
 	av, present, err := e.encodeValue(f, c.value, changeName[c.kind])
@@ -246,6 +253,15 @@ func (p *partialPlan[T]) change(c change) error {
 		}
 	}
 	return nil
+}
+
+// store plans the Set of field f to x (its zero value for a Remove),
+// written by storeFields.
+func (p *partialPlan[T]) store(f codec.Field, x reflect.Value) {
+	p.e.codec.SetField(p.values, f.Name, x)
+	p.changed.add(f.GoName)
+	p.known.add(f.GoName)
+	p.fields = append(p.fields, f)
 }
 
 // add plans an Add of n to field f: DynamoDB's ADD, and for an integer
@@ -410,6 +426,12 @@ func (p *partialPlan[T]) storeFields() error {
 		av, present, err := e.codec.EncodeField(p.values, attr)
 		if err != nil {
 			return e.encodeError(err)
+		}
+		if lf := e.life.field(attr); lf != nil {
+			if av, err = e.lifeValue(lf, *lf.timeAt(p.values.Addr().UnsafePointer())); err != nil {
+				return err
+			}
+			present = av != nil
 		}
 		for _, g := range e.groups {
 			for _, d := range g.fields {

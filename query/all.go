@@ -48,21 +48,27 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 		var stopped bool
 		var itemErr error
 		pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, false,
-			func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+			func(items []item, cc *types.ConsumedCapacity) (int, int, bool) {
 				addCapacity(cc, p.opts.Capacity)
+				returned := 0
 				for i, it := range items {
+					if p.expired != nil && p.expired(it) {
+						pr.resume = it
+						continue
+					}
 					v, err := q.decodeItem(it, p.decoding)
 					if err != nil {
 						itemErr = p.decodeError("Query", it, err, true)
-						return i, true
+						return i, returned, true
 					}
+					returned++
 					if !yield(v, nil) {
 						stopped = true
-						return i + 1, true
+						return i + 1, returned, true
 					}
 					pr.resume = it
 				}
-				return len(items), false
+				return len(items), returned, false
 			})
 		if err == nil {
 			err = itemErr

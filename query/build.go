@@ -48,6 +48,9 @@ type plan struct {
 	tmpl             *template
 	exprValues       map[string]types.AttributeValue
 	desc, consistent bool
+	// expired, for a query [Query.WithoutExpired], tells the items it
+	// drops.
+	expired func(item) bool
 }
 
 // partitionValue is the query's value of the plan's partition key
@@ -168,6 +171,14 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		return nil, f.fail("", ProblemLimit, fmt.Sprintf("Limit(%d): give a positive number of items, or no Limit", q.limit), nil)
 	}
 	p.limit = q.limit
+	if q.dropExpired {
+		e := src.entity
+		if e == nil || src.decode != nil || e.ExpiresAttribute() == "" {
+			return nil, f.fail("", ProblemExpired, "WithoutExpired needs a read of one entity that declares its expiry (EntitySpec.Expires), decoded whole", nil)
+		}
+		now := q.expiredAt
+		p.expired = func(it item) bool { return e.Expired(it, now) }
+	}
 
 	tp, err := sh.template(terms, len(sortTerms))
 	if err != nil {

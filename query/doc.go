@@ -131,6 +131,14 @@
 // so a query never reads an item it does not return and sends no request
 // after its last item.
 //
+// # Expired items
+//
+// A query returns the items whose expiry ([keyfirst.EntitySpec.Expires])
+// has passed until DynamoDB deletes them, as DynamoDB does.
+// [Query.WithoutExpired] drops them after the read: Limit stays exact
+// (more pages are read), the capacity reported includes the items
+// dropped, and [Page.Expired] counts them.
+//
 // # Items that do not decode
 //
 // A table lives longer than its code: it may hold items of an entity type

@@ -61,6 +61,7 @@ const (
 	ProblemSource                              // a query not started from On, CollectionOn or ScanOn, or from a nil entity or table
 	ProblemPattern                             // a pattern the entity or table does not bind, or that carries an error
 	ProblemForeignCondition                    // a sort key condition built from another key definition or Side than the pattern's sort key, or a raw one (SortAttr) where a typed condition exists
+	ProblemExpired                             // WithoutExpired on a read that is not of one entity with an expiry (EntitySpec.Expires)
 )
 
 var problemText = [...]string{
@@ -80,6 +81,7 @@ var problemText = [...]string{
 	ProblemSource:           "no entity or table",
 	ProblemPattern:          "access pattern",
 	ProblemForeignCondition: "sort key condition not built from the pattern's sort key",
+	ProblemExpired:          "expiry unknown to the read",
 }
 
 // String describes the problem.

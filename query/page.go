@@ -20,8 +20,12 @@ type Page[T any] struct {
 	// the page ended exactly at the last item, DynamoDB cannot always tell,
 	// and the next page may be empty with an empty Next.
 	Next Cursor
-	// Capacity is the capacity the page's requests consumed.
+	// Capacity is the capacity the page's requests consumed, the items
+	// dropped as expired ([Query.WithoutExpired]) included.
 	Capacity keyfirst.Capacity
+	// Expired counts the items read and dropped as expired
+	// ([Query.WithoutExpired]).
+	Expired int
 
 	// raw holds the items of Items as DynamoDB returned them (the SDK's
 	// maps, not copied), and plan the query that read them, for Key and
@@ -72,22 +76,25 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 	}
 	var decodeErr error
 	pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, true,
-		func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+		func(items []item, cc *types.ConsumedCapacity) (int, int, bool) {
 			addCapacity(cc, &page.Capacity, p.opts.Capacity)
 			if page.Items == nil && len(items) > 0 {
 				page.Items = make([]T, 0, len(items))
+			}
+			if p.expired != nil {
+				return page.addLive(q, p, items, &decodeErr)
 			}
 			for i, it := range items {
 				v, err := q.decodeItem(it, p.decoding)
 				if err != nil {
 					decodeErr = p.decodeError("Query", it, err, true)
 					page.raw = keepRaw(page.raw, items[:i])
-					return i, true
+					return i, i, true
 				}
 				page.Items = append(page.Items, v)
 			}
 			page.raw = keepRaw(page.raw, items)
-			return len(items), false
+			return len(items), len(items), false
 		})
 	if err == nil {
 		err = decodeErr
@@ -101,6 +108,28 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 		*p.opts.Next = next
 	}
 	return page, err
+}
+
+// addLive adds to the page the items of one response that have not
+// expired (p.expired), the handler of a query [Query.WithoutExpired]: it
+// returns how many items it consumed and how many it kept.
+func (page *Page[T]) addLive(q Query[T], p *plan, items []item, decodeErr *error) (int, int, bool) {
+	kept := 0
+	for i, it := range items {
+		if p.expired(it) {
+			page.Expired++
+			continue
+		}
+		v, err := q.decodeItem(it, p.decoding)
+		if err != nil {
+			*decodeErr = p.decodeError("Query", it, err, true)
+			return i, kept, true
+		}
+		page.Items = append(page.Items, v)
+		page.raw = append(page.raw, it)
+		kept++
+	}
+	return len(items), kept, false
 }
 
 // checkClient refuses a nil client.

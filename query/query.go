@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -51,7 +52,10 @@ type spec struct {
 	consistent bool
 	limitSet   bool
 	limit      int
-	after      Cursor
+	// dropExpired: WithoutExpired(expiredAt).
+	dropExpired bool
+	expiredAt   time.Time
+	after       Cursor
 	// from is what the query takes from its pattern ([On], [CollectionOn]).
 	from from
 }
@@ -190,6 +194,22 @@ func (q Query[T]) ConsistentRead() Query[T] {
 // and [Query.All] reads to the end.
 func (q Query[T]) Limit(n int) Query[T] {
 	q.limit, q.limitSet = n, true
+	return q
+}
+
+// WithoutExpired drops, after the read, the items that have expired at
+// now ([keyfirst.Entity.Expired]: their [keyfirst.EntitySpec.Expires] is
+// at or before now), which DynamoDB deletes only some time later (up to a
+// few days). By default a query returns them, as DynamoDB does: what it
+// returns is what it reads. With WithoutExpired, [Query.Limit] stays
+// exact (the read goes on to further pages for the items still missing),
+// no filter expression is sent, and the dropped items cost what any item
+// read costs: the capacity reported includes them ([Page.Expired] counts
+// them). Pass the clock's time (time.Now(), or a test's). It needs a read
+// of one entity that declares an expiry, decoded whole ([ProblemExpired]
+// otherwise).
+func (q Query[T]) WithoutExpired(now time.Time) Query[T] {
+	q.dropExpired, q.expiredAt = true, now
 	return q
 }
 

@@ -26,8 +26,10 @@ type response struct {
 type fetch func(ctx context.Context, n int, start item, limit int) (response, error)
 
 // handler receives the items of one response. It returns how many of
-// them, from the first, it returned to the caller, and whether to stop.
-type handler func(items []item, capacity *types.ConsumedCapacity) (returned int, stop bool)
+// them, from the first, it consumed, how many of those it returned to the
+// caller (fewer when it drops expired items: [Query.WithoutExpired]), and
+// whether to stop.
+type handler func(items []item, capacity *types.ConsumedCapacity) (consumed, returned int, stop bool)
 
 // progress is where a request loop stopped.
 type progress struct {
@@ -52,21 +54,21 @@ func pages(ctx context.Context, send fetch, start item, limit int, onePage bool,
 		if err != nil {
 			return pr, err
 		}
-		returned, stop := h(resp.items, resp.capacity)
-		if returned > 0 {
-			pr.resume = resp.items[returned-1]
+		consumed, returned, stop := h(resp.items, resp.capacity)
+		if consumed > 0 {
+			pr.resume = resp.items[consumed-1]
 		}
-		pr.done = returned == len(resp.items) && len(resp.last) == 0
+		pr.done = consumed == len(resp.items) && len(resp.last) == 0
 		if limit > 0 {
 			remaining -= returned
 		}
 		switch {
-		case stop || returned < len(resp.items) || pr.done:
+		case stop || consumed < len(resp.items) || pr.done:
 			return pr, nil
 		case limit > 0 && remaining <= 0:
 			return pr, nil
 		case onePage && limit == 0:
-			if returned == 0 {
+			if consumed == 0 {
 				pr.resume = resp.last
 			}
 			return pr, nil

@@ -95,14 +95,14 @@ func TestPages(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &script{pages: tt.pages}
 			returned := 0
-			pr, err := pages(context.Background(), s.fetch, nil, tt.limit, tt.onePage, func(its []item, _ *types.ConsumedCapacity) (int, bool) {
+			pr, err := pages(context.Background(), s.fetch, nil, tt.limit, tt.onePage, func(its []item, _ *types.ConsumedCapacity) (int, int, bool) {
 				for i := range its {
 					returned++
 					if returned == tt.stopAt {
-						return i + 1, true
+						return i + 1, i + 1, true
 					}
 				}
-				return len(its), false
+				return len(its), len(its), false
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -131,7 +131,7 @@ func TestPagesError(t *testing.T) {
 			return response{}, boom
 		}
 		return response{items: items("a"), last: keyed("a")}, nil
-	}, keyed("start"), 0, false, func(its []item, _ *types.ConsumedCapacity) (int, bool) { return len(its), false })
+	}, keyed("start"), 0, false, func(its []item, _ *types.ConsumedCapacity) (int, int, bool) { return len(its), len(its), false })
 	if !errors.Is(err, boom) || calls != 2 || val(pr.resume) != "a" || pr.done {
 		t.Fatalf("err %v calls %d resume %s done %t", err, calls, val(pr.resume), pr.done)
 	}

@@ -211,13 +211,13 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfir
 				// loop has stopped.
 				var stopped error
 				_, err := pages(ctx, p.scanFetch(client, seg), nil, 0, false,
-					func(items []item, cc *types.ConsumedCapacity) (int, bool) {
+					func(items []item, cc *types.ConsumedCapacity) (int, int, bool) {
 						select {
 						case batches <- batch{items: items, capacity: cc}:
-							return len(items), false
+							return len(items), len(items), false
 						case <-ctx.Done():
 							stopped = context.Cause(ctx)
-							return 0, true
+							return 0, 0, true
 						}
 					})
 				if err == nil {
