@@ -26,7 +26,7 @@ import (
 //
 // The same table twice: its index projecting ALL, or KEYS_ONLY.
 
-// OpenOrder is seed 002's order: about 3 KB, most of it its lines.
+// OpenOrder is seed 002's order: just under 3 KB, most of it its lines.
 type OpenOrder struct {
 	ID       string `dynamodbav:"OrderId"`
 	Customer string `dynamodbav:"CustomerId"`
@@ -59,7 +59,7 @@ func openShop(t testing.TB, proj types.ProjectionType) *keyfirst.Entity[OpenOrde
 func openOrder(i int) OpenOrder {
 	return OpenOrder{ID: fmt.Sprintf("o%03d", i), Customer: fmt.Sprintf("c%d", i%7), Status: "OPEN",
 		At: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute).Format(time.RFC3339), Total: i,
-		Lines: strings.Repeat("x", 3000)}
+		Lines: strings.Repeat("x", 2800)}
 }
 
 // fetchClient is a client for Fetch whose BatchGetItem can be hooked.
@@ -205,5 +205,46 @@ func TestKeysFetchBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tc.problem)
 			}
 		})
+	}
+}
+
+// TestOpenOrdersTrade measures seed 002's trade on DynamoDB Local: the
+// write capacity of a write of a 3 KB open order, and the read capacity
+// of a read of 50 of them, with the index projecting ALL and KEYS_ONLY
+// (+ the fetch). The figures are the package documentation's.
+func TestOpenOrdersTrade(t *testing.T) {
+	t.Parallel()
+	all, keysOnly := openShop(t, types.ProjectionTypeAll), openShop(t, types.ProjectionTypeKeysOnly)
+	client := integration.Client(t)
+	ctx, cancel := integration.Context(t)
+	defer cancel()
+	var write [2]keyfirst.Capacity
+	for i := range 50 {
+		for j, e := range []*keyfirst.Entity[OpenOrder]{all, keysOnly} {
+			if _, err := e.Put(ctx, client, openOrder(i), keyfirst.WithCapacity(&write[j])); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var readAll keyfirst.Capacity
+	if _, err := query.On(all, openOrdersIx, "OPEN#0").Limit(50).Page(ctx, client, keyfirst.WithCapacity(&readAll)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := query.Keys(query.On(keysOnly, openOrdersIx, "OPEN#0").Limit(50)).Fetch(ctx, client)
+	if err != nil || len(got.Items) != 50 {
+		t.Fatal(len(got.Items), err)
+	}
+	t.Logf("write of one order: ALL %.1f WCU (index %.1f), KEYS_ONLY %.1f WCU (index %.1f)",
+		write[0].Write/50, write[0].Indexes["OpenOrders"]/50, write[1].Write/50, write[1].Indexes["OpenOrders"]/50)
+	t.Logf("read of 50 orders: ALL %.1f RCU; KEYS_ONLY %.1f RCU (query %.1f + fetch %.1f)",
+		readAll.Total, got.QueryCapacity.Total+got.FetchCapacity.Total, got.QueryCapacity.Total, got.FetchCapacity.Total)
+	// 3 KB: 3 WCU on the table and 3 on an ALL index, 1 on a KEYS_ONLY one.
+	if write[0].Write != 50*6 || write[1].Write != 50*4 {
+		t.Errorf("writes: ALL %+v, KEYS_ONLY %+v", write[0], write[1])
+	}
+	// 50 items of 2.9 KB = 36 blocks of 4 KB, half a unit each (eventually
+	// consistent); the keys: one block; the fetch: one block per item.
+	if readAll.Total != 18 || got.QueryCapacity.Total != 0.5 || got.FetchCapacity.Total != 25 {
+		t.Errorf("reads: ALL %v, keys %v + fetch %v", readAll.Total, got.QueryCapacity.Total, got.FetchCapacity.Total)
 	}
 }
