@@ -358,6 +358,20 @@
 // exact by reading the pages that take; the items dropped cost what any
 // item read costs, and the capacity reported counts them. A partition
 // with many expired items not yet deleted costs that much more to read.
+// # Adopting an existing table
+//
+// Items written by another program have no entity-type attribute, and
+// every read refuses them as of an unknown type. An entity that declares
+// [EntitySpec.Adopt] recognises them by their table primary key (the
+// sort key's prefix, say), which every read returns, whatever an index
+// projects: its own reads, [Table.Decode], collections and views then
+// decode them as its items ([Table.Classify]). An untyped item whose key
+// two entities claim, or none, is a [*ClaimError] with its key, never a
+// guess. Every write stores the type attribute; the migrate package's
+// backfill stores it on every adopted item (a dry run counts them first,
+// Counts.Adopted), after which Adopt can go. Writes guarded by the stored
+// type (a Put replacing an item, a versioned write) refuse an untyped
+// item until then; Modify of an unversioned entity takes it.
 //
 // # Optimistic locking
 //

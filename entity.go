@@ -83,6 +83,17 @@ type EntitySpec[T any] struct {
 	// time.Now. Tests replace it to set the time rather than sleep. Its
 	// times are stored in UTC.
 	Clock func() time.Time
+	// Adopt recognises the entity's items that have no entity-type
+	// attribute (a table written by another program) by their table
+	// primary key: pk and sk are its values (sk nil for a table without
+	// a sort key). Reads then decode such items as this entity; an item
+	// that the Adopt of two entities claims is an error with its key
+	// ([*ClaimError], [ErrAmbiguousEntityType]), never a guess. Every write stores the
+	// type attribute, and a migrate backfill stores it on every stored
+	// item, after which Adopt can be dropped. It must be a pure function
+	// of the key, safe for concurrent use. Nil: untyped items are not
+	// this entity's. See [Table.Classify].
+	Adopt func(pk, sk types.AttributeValue) bool
 }
 
 // Entity is an entity type of a table: it builds items from T with every
@@ -176,6 +187,8 @@ type registered struct {
 	fields, known []string
 	// patterns are the patterns the entity binds.
 	patterns map[*pattern]bool
+	// adopt is EntitySpec.Adopt.
+	adopt func(pk, sk types.AttributeValue) bool
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -213,7 +226,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	for _, kb := range spec.Keys {
 		e.decls[kb.decl] = true
 	}
-	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, adopt: spec.Adopt, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {

@@ -34,6 +34,9 @@ var (
 	// ErrWrongEntityType: an item belongs to another entity type than the
 	// one asked for.
 	ErrWrongEntityType = errors.New("keyfirst: item of another entity type")
+	// ErrAmbiguousEntityType: an item without the entity-type attribute
+	// is claimed by the key of more than one entity ([EntitySpec.Adopt]).
+	ErrAmbiguousEntityType = errors.New("keyfirst: item claimed by several entity types")
 	// ErrNotFound: no item has the key.
 	ErrNotFound = errors.New("keyfirst: item not found")
 	// ErrAlreadyExists: a create-only write found an item with the key.
@@ -373,6 +376,44 @@ func (e *EntityTypeError) Unwrap() error {
 		return ErrUnknownEntityType
 	}
 	return ErrWrongEntityType
+}
+
+// ClaimError reports an item without the entity-type attribute, on a
+// table where an entity adopts such items by key ([EntitySpec.Adopt]),
+// that cannot be decoded as asked: several entities claim its key (it
+// wraps [ErrAmbiguousEntityType]), none does ([ErrUnknownEntityType], or
+// [ErrWrongEntityType] when Want is set), or another entity than Want
+// does ([ErrWrongEntityType]).
+type ClaimError struct {
+	Want   string                          // the expected type; empty when decoding any registered type
+	Key    map[string]types.AttributeValue // the item's table primary key
+	Claims []string                        // the entities whose Adopt claims the key, in registration order
+}
+
+// Error describes the failure with its facts.
+func (e *ClaimError) Error() string {
+	key := itemKeyText(e.Key)
+	switch {
+	case len(e.Claims) > 1:
+		return fmt.Sprintf("%v: the key %s is claimed by %s: make their Adopt functions exclusive", ErrAmbiguousEntityType, key, strings.Join(e.Claims, ", "))
+	case len(e.Claims) == 1:
+		return fmt.Sprintf("%v: the untyped item %s is claimed by %q, want %q", ErrWrongEntityType, key, e.Claims[0], e.Want)
+	case e.Want != "":
+		return fmt.Sprintf("%v: no entity claims the untyped item %s, want %q", ErrWrongEntityType, key, e.Want)
+	}
+	return fmt.Sprintf("%v: no entity claims the untyped item %s", ErrUnknownEntityType, key)
+}
+
+// Unwrap returns [ErrAmbiguousEntityType], [ErrWrongEntityType] or
+// [ErrUnknownEntityType].
+func (e *ClaimError) Unwrap() error {
+	switch {
+	case len(e.Claims) > 1:
+		return ErrAmbiguousEntityType
+	case e.Want != "":
+		return ErrWrongEntityType
+	}
+	return ErrUnknownEntityType
 }
 
 // ConditionError reports a conditional write that DynamoDB refused, with

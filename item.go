@@ -376,7 +376,9 @@ func (e *Entity[T]) valueError(bad *itemsize.InvalidError) *ItemError {
 func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
 	var out T
 	if got := itemType(item, e.table.typeAttr); got != e.typeName {
-		return out, &EntityTypeError{Want: e.typeName, Got: got}
+		if err := e.adopted(item, got); err != nil {
+			return out, err
+		}
 	}
 	if e.codec.Direct() && e.codec.DecodeDirect(item, unsafe.Pointer(&out)) {
 		return out, nil
@@ -389,9 +391,10 @@ func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
 }
 
 // Decode decodes an item of this entity type into T. An item of another
-// entity type, or without the entity-type attribute, is an
-// [*EntityTypeError] wrapping [ErrWrongEntityType]; an attribute that does
-// not fit its field is an [*ItemError] with [ItemDecode].
+// entity type, or without the entity-type attribute and not claimed by
+// this entity's [EntitySpec.Adopt] alone, is an [*EntityTypeError]
+// wrapping [ErrWrongEntityType] (a [*ClaimError] on a table where an
+// entity adopts untyped items); an attribute that does not fit its field is an [*ItemError] with [ItemDecode].
 func (e *Entity[T]) Decode(item map[string]types.AttributeValue) (T, error) {
 	return e.decode(item)
 }

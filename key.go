@@ -2,6 +2,7 @@ package keyfirst
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -125,4 +126,25 @@ func (e *Entity[T]) keyOfItem(item map[string]types.AttributeValue) Key[T] {
 		k.sk = partOf(item[e.sk.attr.Name])
 	}
 	return k
+}
+
+// KeyOf returns the primary key of a stored item of the entity from its
+// table key attributes, which every read returns (a KEYS_ONLY index
+// included): the key [Entity.Get] and [Entity.BatchGet] read the whole
+// item by. An item without one of them, or with a value of another type
+// than the table's, is an [*ItemError] ([ItemMissingKey], [ItemKeyType]).
+func (e *Entity[T]) KeyOf(item map[string]types.AttributeValue) (Key[T], error) {
+	ds := []derivation[T]{e.pk}
+	if e.hasSK {
+		ds = append(ds, e.sk)
+	}
+	for _, d := range ds {
+		switch av, ok := item[d.attr.Name]; {
+		case !ok:
+			return Key[T]{}, e.itemError(d, ItemMissingKey, "the item lacks the table key attribute", nil)
+		case partOf(av).typ != d.attr.Type:
+			return Key[T]{}, e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+		}
+	}
+	return e.keyOfItem(item), nil
 }

@@ -19,10 +19,16 @@ import (
 //	case Issue: ...
 //	}
 //
-// An item without the attribute, or of an unregistered type, is an
-// [*EntityTypeError] wrapping [ErrUnknownEntityType].
+// An item without the attribute is of the entity that claims its key
+// ([EntitySpec.Adopt], [Table.Classify]). An item of an unregistered
+// type, or untyped on a table where no entity adopts, is an
+// [*EntityTypeError] wrapping [ErrUnknownEntityType]; an untyped item
+// claimed by no entity or by several, a [*ClaimError].
 func (t *Table) Decode(item map[string]types.AttributeValue) (any, error) {
-	name := itemType(item, t.typeAttr)
+	name, err := t.Classify(item)
+	if err != nil {
+		return nil, err
+	}
 	t.mu.RLock()
 	r, ok := t.entities[name]
 	t.mu.RUnlock()

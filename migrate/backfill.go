@@ -569,7 +569,11 @@ func (r *runner) primaryKey(item map[string]types.AttributeValue) map[string]typ
 // is then not counted and the checkpoint stays before it.
 func (r *runner) item(ctx context.Context, api API, item map[string]types.AttributeValue) (Counts, error) {
 	var n Counts
-	typ := r.b.Table.EntityType(item)
+	typ, err := r.b.Table.Classify(item) // an untyped item: by its key (EntitySpec.Adopt)
+	if ce := (*keyfirst.ClaimError)(nil); errors.As(err, &ce) {
+		res, _ := r.anyTarget().plan(item)
+		return r.failed(n, typ, res.Key, item, err) // claimed by none, or by several
+	}
 	t := r.targets[typ]
 	if t == nil {
 		if r.known[typ] {
@@ -612,7 +616,7 @@ func (r *runner) item(ctx context.Context, api API, item map[string]types.Attrib
 		}
 		n.Conflicted++
 		r.count(typ, func(c *Counts) { c.Conflicted++ })
-		if !res.Conflict.Found || res.Conflict.FoundType != typ {
+		if found, _ := r.b.Table.Classify(res.Conflict.Item); !res.Conflict.Found || found != typ {
 			// Deleted, or replaced by an item of another type: nothing
 			// of this entity is left to bring up to date.
 			n.Scanned++
@@ -687,6 +691,10 @@ func (r *runner) done(n Counts, typ string, res keyfirst.RefreshResult, cost *sp
 	}
 	n.Changed++
 	er.Changed++
+	if _, typed := res.Before[r.b.Table.TypeAttribute()]; !typed {
+		n.Adopted++
+		er.Adopted++
+	}
 	if cost == nil {
 		return n, nil
 	}

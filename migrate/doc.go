@@ -80,6 +80,20 @@
 // PreviousShards. A native multi-attribute GSI over attributes the items
 // already have needs no backfill.
 //
+// # Adopting a table keyfirst did not write
+//
+// The same run stores the entity-type attribute on the items another
+// program wrote without it, once their entities recognise them by key
+// ([keyfirst.EntitySpec.Adopt]): such an item decodes as its entity and
+// differs from what a write stores by that attribute alone. The dry run
+// counts them ([Counts].Adopted, per entity), the run writes them under
+// the usual guard, and an item that two entities claim, or none, is a
+// [Failure] with its key (a [*keyfirst.ClaimError]), left as it is.
+// TestAdoptWhileWriting adopts seed 000's orders and customers, written
+// with the raw SDK, while 4 writers write (2 through keyfirst, 2 with the
+// raw SDK as the old program does): every item ends typed as its key
+// says, and nothing they wrote is lost. Then drop Adopt.
+//
 // # A backfill on many machines
 //
 // A billion items are not backfilled by one process. A backfill splits

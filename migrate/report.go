@@ -27,6 +27,10 @@ type Counts struct {
 	// again from the image stored now (it ends changed, unchanged or,
 	// when it kept changing, failed), or left alone when deleted.
 	Conflicted int64 `json:"conflicted"`
+	// Adopted counts the Changed items that had no entity-type attribute
+	// and were recognised by their key ([keyfirst.EntitySpec.Adopt]):
+	// the backfill stored the attribute on them (a dry run: would).
+	Adopted int64 `json:"adopted,omitempty"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -36,6 +40,7 @@ func (c *Counts) add(o Counts) {
 	c.Skipped += o.Skipped
 	c.Failed += o.Failed
 	c.Conflicted += o.Conflicted
+	c.Adopted += o.Adopted
 }
 
 // IndexReport counts, for one secondary index, what the changed items'

@@ -129,12 +129,16 @@ func entityReads[T any](e *keyfirst.Entity[T]) reads {
 // t; an item of another type is an Unknown.
 func collectionSource(t *keyfirst.Table, optFns []func(*keyfirst.Options)) *source[any] {
 	decode := func(item map[string]types.AttributeValue, d decoding) (any, error) {
-		if d.partial && !d.whole[t.EntityType(item)] {
-			return Unknown{Type: t.EntityType(item), Item: item}, nil
+		name, err := t.Classify(item) // an untyped item: by its key (EntitySpec.Adopt)
+		if errors.Is(err, keyfirst.ErrUnknownEntityType) || err == nil && d.partial && !d.whole[name] {
+			return Unknown{Type: name, Item: item}, nil
+		}
+		if err != nil {
+			return nil, err
 		}
 		v, err := t.Decode(item)
 		if errors.Is(err, keyfirst.ErrUnknownEntityType) {
-			return Unknown{Type: t.EntityType(item), Item: item}, nil
+			return Unknown{Type: name, Item: item}, nil
 		}
 		return v, err
 	}
@@ -154,8 +158,17 @@ func viewSource[P, T any](src *source[T]) *source[P] {
 	t := src.table
 	decode := func(item map[string]types.AttributeValue, d decoding) (P, error) {
 		var out P
-		if got := t.EntityType(item); d.typed && got != r.entity {
-			return out, &keyfirst.EntityTypeError{Want: r.entity, Got: got}
+		if d.typed {
+			got, err := t.Classify(item) // an untyped item: by its key (EntitySpec.Adopt)
+			var te *keyfirst.EntityTypeError
+			var ce *keyfirst.ClaimError
+			switch {
+			case errors.As(err, &ce):
+				ce.Want = r.entity
+				return out, ce
+			case errors.As(err, &te) || err == nil && got != r.entity:
+				return out, &keyfirst.EntityTypeError{Want: r.entity, Got: got}
+			}
 		}
 		if err := c.Decode(item, reflect.ValueOf(&out).Elem()); err != nil {
 			return out, &keyfirst.ItemError{Entity: r.entity, Problem: keyfirst.ItemDecode, Err: err}

@@ -61,6 +61,8 @@ var knownImports = map[string]string{
 	"os":          "os",
 	"testing":     "testing",
 	"time":        "time",
+	"strings":     "strings",
+	"types":       "github.com/aws/aws-sdk-go-v2/service/dynamodb/types",
 	"aws":         "github.com/aws/aws-sdk-go-v2/aws",
 	"config":      "github.com/aws/aws-sdk-go-v2/config",
 	"dynamodb":    "github.com/aws/aws-sdk-go-v2/service/dynamodb",
