@@ -203,7 +203,14 @@ func TestCancelEndsAtOnce(t *testing.T) {
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
 	for _, mid := range []string{"in the poll's wait", "in a handler"} {
 		t.Run(mid, func(t *testing.T) {
-			c, err := stream.NewConsumer(t.Context(), l.db, l.streams, l.table, func(o *stream.Options) { o.Poll = time.Hour })
+			// In the poll's wait, a poll of an hour is what cancel interrupts;
+			// in a handler, a short one, so that the record of the Put below
+			// reaches the handler whether or not the first round saw it.
+			poll := time.Hour
+			if mid == "in a handler" {
+				poll = 10 * time.Millisecond
+			}
+			c, err := stream.NewConsumer(t.Context(), l.db, l.streams, l.table, func(o *stream.Options) { o.Poll = poll })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +228,11 @@ func TestCancelEndsAtOnce(t *testing.T) {
 				if _, err := l.orders.Put(t.Context(), l.db, openOrder); err != nil {
 					t.Fatal(err)
 				}
-				<-inHandler
+				select {
+				case <-inHandler:
+				case err := <-done:
+					t.Fatalf("Run ended before the handler was called: %v", err)
+				}
 			} else if err := c.CaughtUp(t.Context()); err != nil {
 				t.Fatal(err)
 			}
