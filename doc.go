@@ -353,8 +353,8 @@
 // few days), and until then every read returns it. keyfirst reads return
 // what DynamoDB returns, by default: a read never hides an item it read.
 // A query that must not see them says so, with the time it takes as now:
-// query.Query.WithoutExpired drops them after the read
-// ([Entity.Expired]), never with a FilterExpression, and keeps its Limit
+// query.Query.WithoutExpired drops them in keyfirst after the read
+// ([Entity.Expired]), the request carrying its key condition alone, and keeps its Limit
 // exact by reading the pages that take; the items dropped cost what any
 // item read costs, and the capacity reported counts them. A partition
 // with many expired items not yet deleted costs that much more to read.
