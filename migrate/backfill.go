@@ -55,6 +55,9 @@ type target struct {
 	definition string
 	plan       func(map[string]types.AttributeValue) (keyfirst.RefreshResult, error)
 	refresh    func(context.Context, keyfirst.UpdateItemAPI, map[string]types.AttributeValue, ...func(*keyfirst.Options)) (keyfirst.RefreshResult, error)
+	// visit, for a target of [Visit], decodes the item and visits it
+	// instead of refreshing it.
+	visit func(ctx context.Context, segment int, item map[string]types.AttributeValue) (decoded bool, err error)
 }
 
 // Entity returns the target of the items of e's entity type: each is
@@ -108,7 +111,8 @@ type Backfill struct {
 	Entities []Target
 	// WCU is the write budget, in write capacity units per second
 	// (table and indexes together, as DynamoDB counts them), [MinWCU]
-	// to [MaxWCU]. Required. It bounds the average and the burst: over
+	// to [MaxWCU]. Required, but for a backfill of [Visit] targets only,
+	// which writes nothing (0 then, or a budget). It bounds the average and the burst: over
 	// any interval of T seconds, the writes it releases consume at most
 	// WCU*T plus the larger of WCU*[BurstWindow] (a tenth of a second's
 	// worth, what the budget saves while the writes pause) and the
@@ -245,7 +249,7 @@ func (b *Backfill) start(optFns []func(*keyfirst.Options)) (*runner, error) {
 		return fail(ConfigName, "", fmt.Sprintf("name %q is not valid UTF-8: its checkpoint would not read back as the same name", b.Name))
 	case len(b.Entities) == 0:
 		return fail(ConfigNoEntities, "", "give the entity types to bring up to date: migrate.Entity(orders)")
-	case !(b.WCU >= MinWCU && b.WCU <= MaxWCU):
+	case (b.WCU != 0 || b.writes()) && !(b.WCU >= MinWCU && b.WCU <= MaxWCU):
 		return fail(ConfigBudget, "", fmt.Sprintf("%v write capacity units per second; give the budget the table can spare, %v to %v", b.WCU, MinWCU, MaxWCU))
 	case b.Segments < 0 || b.Segments > MaxSegments:
 		return fail(ConfigSegments, "", fmt.Sprintf("%d segments, the range is 1 to %d (0: %d, or the checkpoint's)", b.Segments, MaxSegments, DefaultSegments))
@@ -529,7 +533,7 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			counted, err := r.item(ctx, api, item)
+			counted, err := r.item(ctx, api, seg, item)
 			if err != nil {
 				return err
 			}
@@ -567,7 +571,7 @@ func (r *runner) primaryKey(item map[string]types.AttributeValue) map[string]typ
 // item processes one stored item and returns what it counted. An error
 // stops the run (ctx ended, a request failed, StopOnFailure); the item
 // is then not counted and the checkpoint stays before it.
-func (r *runner) item(ctx context.Context, api API, item map[string]types.AttributeValue) (Counts, error) {
+func (r *runner) item(ctx context.Context, api API, seg int, item map[string]types.AttributeValue) (Counts, error) {
 	var n Counts
 	typ, err := r.b.Table.Classify(item) // an untyped item: by its key (EntitySpec.Adopt)
 	if ce := (*keyfirst.ClaimError)(nil); errors.As(err, &ce) {
@@ -583,6 +587,9 @@ func (r *runner) item(ctx context.Context, api API, item map[string]types.Attrib
 		// Any target prints the key; none decodes the item.
 		res, _ := r.anyTarget().plan(item)
 		return r.failed(n, typ, res.Key, item, &keyfirst.EntityTypeError{Got: typ})
+	}
+	if t.visit != nil {
+		return r.visited(ctx, t, seg, item)
 	}
 	for attempt := 0; ; attempt++ {
 		res, err := t.plan(item)

@@ -124,6 +124,18 @@
 // written exactly once (its version went from 1 to 2), and 115 WCU/s
 // consumed over the processes for a budget of 120.
 //
+// # Visiting every item: a fold
+//
+// The same Scan, with its segments, checkpoint, resume and progress,
+// reads an entity's items for a program of the user's instead of
+// bringing them up to date: a target of [Visit] hands each item of its
+// entity, decoded, to a function (a count rebuilt from scratch, an
+// export), and writes nothing; a backfill of Visit targets only needs no
+// budget. examples/opencount rebuilds its per-day counts of open orders
+// with it, consistent with the stream that keeps them. TestVisitFolds
+// and TestVisitCancelAndResume check on DynamoDB Local that every item is
+// visited once, across a cancel and a resume.
+//
 // # Safe on a live table
 //
 // Each write is guarded ([keyfirst.Entity.Refresh]): by the version for a

@@ -31,6 +31,9 @@ type Counts struct {
 	// and were recognised by their key ([keyfirst.EntitySpec.Adopt]):
 	// the backfill stored the attribute on them (a dry run: would).
 	Adopted int64 `json:"adopted,omitempty"`
+	// Visited items were handed to the visit of their target ([Visit]),
+	// and neither changed nor checked.
+	Visited int64 `json:"visited,omitempty"`
 }
 
 func (c *Counts) add(o Counts) {
@@ -41,6 +44,7 @@ func (c *Counts) add(o Counts) {
 	c.Failed += o.Failed
 	c.Conflicted += o.Conflicted
 	c.Adopted += o.Adopted
+	c.Visited += o.Visited
 }
 
 // IndexReport counts, for one secondary index, what the changed items'
