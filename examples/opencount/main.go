@@ -13,6 +13,25 @@
 // first saved (as JSON) and catches up. The counts kept then equal the
 // counts of the open orders read from the index (a Query, key condition
 // only).
+//
+// Then the counts are wiped and rebuilt from scratch, with the consumer
+// stopped and writers writing throughout. A Scan of a live table is no
+// snapshot: it reads each order at some moment between the stream's
+// position P0 when the rebuild starts (the consumer's, caught up) and P1
+// when it ends. So rebuild reads both: a backfill visits every order
+// (migrate.Visit) and keeps the open ones by id; then a consumer reads the
+// stream from P0 to its end, P1, and each order with a record there takes
+// its last record's new image instead (removed: none). An order with no
+// record between P0 and P1 did not change while the Scan read it; the
+// others' last images are their state at P1; so the rebuilt counts are
+// those of the table at P1, and the count items are written with P1's
+// sequence numbers as their watermarks. A consumer resumed from P1 applies
+// exactly the changes after it. (Resuming from P0 would count twice each
+// change the Scan saw; from P1 without the stream's pass, miss each change
+// it read the order before. On AWS a record appears in the stream up to a
+// few seconds after its write: wait that long after the Scan before
+// reading to P1.) The open orders are held in memory by id, one entry
+// each (a larger table keeps them in a table of its own).
 package main
 
 import (
@@ -23,12 +42,9 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
@@ -64,75 +80,6 @@ var (
 		Keys: []keyfirst.Binding{orderByID.Fields("ID"), keyfirst.If(openByDate.Fields("Date"), Order.IsOpen)}}))
 )
 
-// countPrefix starts the key of a count item.
-const countPrefix = "OPENCOUNT#"
-
-// counter keeps the count items of a table.
-type counter struct {
-	client  *dynamodb.Client
-	table   string
-	skipped *int // updates refused by a watermark
-}
-
-// apply turns an order's transition in OpenOrdersByDate into the updates
-// of the counts of its days.
-func (k counter) apply(ctx context.Context, c stream.Change[Order]) error {
-	switch c.Movement(openByDate.IndexName()) {
-	case stream.Entered:
-		return k.add(ctx, c.Record, c.New.Day(), 1)
-	case stream.Left:
-		return k.add(ctx, c.Record, c.Old.Day(), -1)
-	case stream.Moved:
-		if c.Old.Day() == c.New.Day() {
-			return nil
-		}
-		return errors.Join(k.add(ctx, c.Record, c.Old.Day(), -1), k.add(ctx, c.Record, c.New.Day(), 1))
-	}
-	return nil
-}
-
-// add adds delta to the day's count, unless the record is at or below the
-// item's watermark of its shard: ADD open :delta SET applied_<shard> = :seq,
-// if the watermark is absent or lower. Sequence numbers have 21 to 40
-// digits: padded to 40, their string order is their numeric order.
-func (k counter) add(ctx context.Context, r stream.Record, day string, delta int) error {
-	watermark := expression.Name("applied_" + r.Shard)
-	seq := expression.Value(strings.Repeat("0", 40-len(r.SequenceNumber)) + r.SequenceNumber)
-	x, err := expression.NewBuilder().
-		WithUpdate(expression.Add(expression.Name("open"), expression.Value(delta)).Set(watermark, seq)).
-		WithCondition(expression.AttributeNotExists(watermark).Or(watermark.LessThan(seq))).Build()
-	if err != nil {
-		return err
-	}
-	_, err = k.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(k.table),
-		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: countPrefix + day}},
-		UpdateExpression: x.Update(), ConditionExpression: x.Condition(), ExpressionAttributeNames: x.Names(), ExpressionAttributeValues: x.Values()})
-	var applied *types.ConditionalCheckFailedException
-	if errors.As(err, &applied) {
-		*k.skipped++
-		return nil // delivered again: applied before
-	}
-	return err
-}
-
-// counts reads the count items of days.
-func (k counter) counts(ctx context.Context, days []string) (map[string]int, error) {
-	out := map[string]int{}
-	for _, day := range days {
-		got, err := k.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(k.table), ConsistentRead: aws.Bool(true),
-			Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: countPrefix + day}}})
-		if err != nil {
-			return nil, err
-		}
-		if n, ok := got.Item["open"].(*types.AttributeValueMemberN); ok {
-			if out[day], err = strconv.Atoi(n.Value); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
-}
-
 func main() { demo.Main(run) }
 
 // errCrash is the first consumer's crash.
@@ -149,31 +96,14 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 
 	// Four writers: each creates 6 orders over 3 days, closes one and
 	// moves one to April 4th.
-	const writers, each = 4, 6
-	errs := make([]error, writers)
-	var wg sync.WaitGroup
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = write(ctx, client, orders, i, each)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := writeAll(ctx, client, orders, 1); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d writers: %d orders created, %d closed, %d moved to 2024-04-04: %d records in the stream\n",
 		writers, writers*each, writers, writers, writers*(each+2))
 
 	k := counter{client: client, table: table.Name(), skipped: new(int)}
-	router, err := stream.NewRouter(table, stream.On(orders, k.apply),
-		stream.Otherwise(func(_ context.Context, e *stream.TypeError) error {
-			if pk, ok := e.Record.Keys["PK"].(*types.AttributeValueMemberS); ok && strings.HasPrefix(pk.Value, countPrefix) {
-				return nil // the counts' own changes
-			}
-			return e
-		}))
+	router, err := stream.NewRouter(table, stream.On(orders, k.apply), stream.Otherwise(k.others))
 	if err != nil {
 		return err
 	}
@@ -199,7 +129,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		saved, err = json.Marshal(cp)
 		return err
 	}
-	if err := consume(ctx, client, streams, table, stream.Checkpoint{}, save, crashing); !errors.Is(err, errCrash) {
+	if _, err := consume(ctx, client, streams, table, stream.Checkpoint{}, save, crashing); !errors.Is(err, errCrash) {
 		return fmt.Errorf("the first consumer: %v", err)
 	}
 	fmt.Fprintf(w, "consumer 1: crashed at record %d, its checkpoint saved after record 10\n", delivered)
@@ -217,7 +147,8 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 		}
 		return router.HandleBatch(ctx, records)
 	}
-	if err := consume(ctx, client, streams, table, from, save, counting); err != nil {
+	caughtUp, err := consume(ctx, client, streams, table, from, save, counting)
+	if err != nil {
 		return err
 	}
 	if *k.skipped < 2 { // records 11 and 12 each change a count or two
@@ -225,10 +156,44 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 	fmt.Fprintf(w, "consumer 2: resumed from it, caught up after %d records of orders (11 and 12 again: the watermarks skip their updates)\n\n", delivered)
 
-	// The counts kept, beside those of the index.
-	open, err := query.On(orders, openByDate, keyfirst.None{}).Collect(ctx, client)
+	days, err := compare(ctx, w, orders, k)
 	if err != nil {
 		return err
+	}
+
+	// The counts rebuilt from scratch while 4 writers write (see rebuild),
+	// then kept by a consumer resumed from the rebuild's position while 4
+	// writers write again.
+	if err := k.wipe(ctx, days); err != nil {
+		return err
+	}
+	to, records, err := k.rebuild(ctx, streams, orders, caughtUp, func() error { return writeAll(ctx, client, orders, 2) })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nrebuild: counts wiped; a backfill visited every order while %d writers wrote (each also closed a first order),\n"+
+		"then the %d records of orders since the consumer stopped replaced what it read of the orders they changed\n", writers, records)
+	if _, err := compare(ctx, w, orders, k); err != nil {
+		return err
+	}
+	delivered = 0
+	if err := writeAll(ctx, client, orders, 3); err != nil {
+		return err
+	}
+	if _, err := consume(ctx, client, streams, table, to, save, counting); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d writers wrote again; consumer 3: resumed from the rebuild's position, caught up after %d records of orders\n", writers, delivered)
+	_, err = compare(ctx, w, orders, k)
+	return err
+}
+
+// compare prints the counts kept beside those of the open orders read
+// from the index (a Query), and fails if they differ. It returns the days.
+func compare(ctx context.Context, w io.Writer, orders *keyfirst.Entity[Order], k counter) ([]string, error) {
+	open, err := query.On(orders, openByDate, keyfirst.None{}).Collect(ctx, k.client)
+	if err != nil {
+		return nil, err
 	}
 	fromIndex := map[string]int{}
 	for _, o := range open {
@@ -237,25 +202,53 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	days := slices.Sorted(maps.Keys(fromIndex))
 	kept, err := k.counts(ctx, days)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintln(w, "open orders per day  kept  in OpenOrdersByDate")
 	for _, day := range days {
 		fmt.Fprintf(w, "%-20s %4d  %4d\n", day, kept[day], fromIndex[day])
 	}
 	if !maps.Equal(kept, fromIndex) {
-		return fmt.Errorf("the counts kept differ from the index's")
+		return nil, fmt.Errorf("the counts kept differ from the index's")
 	}
 	fmt.Fprintln(w, "equal")
-	return nil
+	return days, nil
 }
 
-// write is writer i: it creates n orders on three days, closes the second
-// and moves the third to April 4th.
-func write(ctx context.Context, client *dynamodb.Client, orders *keyfirst.Entity[Order], i, n int) error {
+// The writers of each round, and the orders each creates.
+const writers, each = 4, 6
+
+// writeAll runs the writers of a round at once.
+func writeAll(ctx context.Context, client *dynamodb.Client, orders *keyfirst.Entity[Order], round int) error {
+	errs := make([]error, writers)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = write(ctx, client, orders, round, i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// write is writer i of a round: it creates orders on three days, closes
+// the second and moves the third to April 4th; after the first round, it
+// also closes the first order it created in the round before.
+func write(ctx context.Context, client *dynamodb.Client, orders *keyfirst.Entity[Order], round, i int) error {
+	if round > 1 {
+		key, err := orders.Key(Order{ID: fmt.Sprintf("r%d-w%d-0", round-1, i)})
+		if err != nil {
+			return err
+		}
+		if _, err := orders.Modify(ctx, client, key, func(o *Order) { o.Status = "CLOSED" }); err != nil {
+			return err
+		}
+	}
 	var created []Order
-	for j := range n {
-		o := Order{ID: fmt.Sprintf("w%d-%d", i, j), Customer: fmt.Sprintf("c_%d", i), Date: fmt.Sprintf("2024-04-0%dT09:%02d:00", 1+j%3, i*10+j), Status: "OPEN"}
+	for j := range each {
+		o := Order{ID: fmt.Sprintf("r%d-w%d-%d", round, i, j), Customer: fmt.Sprintf("c_%d", i), Date: fmt.Sprintf("2024-04-0%dT09:%02d:00", 1+j%3, i*10+j), Status: "OPEN"}
 		if _, err := orders.Put(ctx, client, o); err != nil {
 			return err
 		}
@@ -275,12 +268,12 @@ func write(ctx context.Context, client *dynamodb.Client, orders *keyfirst.Entity
 }
 
 // consume runs a consumer of the table's stream from the checkpoint until
-// it has caught up (nil) or fails.
+// it has caught up (nil) or fails, and returns its checkpoint then.
 func consume(ctx context.Context, client *dynamodb.Client, streams *dynamodbstreams.Client, table *keyfirst.Table,
-	from stream.Checkpoint, save func(context.Context, stream.Checkpoint) error, batch func(context.Context, []stream.Record) error) error {
+	from stream.Checkpoint, save func(context.Context, stream.Checkpoint) error, batch func(context.Context, []stream.Record) error) (stream.Checkpoint, error) {
 	c, err := stream.NewConsumer(ctx, client, streams, table, func(o *stream.Options) { o.Resume, o.Save, o.Limit = from, save, 5 })
 	if err != nil {
-		return err
+		return from, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -288,7 +281,7 @@ func consume(ctx context.Context, client *dynamodb.Client, streams *dynamodbstre
 	err = c.CaughtUp(ctx)
 	cancel()
 	if runErr := <-done; err != nil && !errors.Is(runErr, context.Canceled) {
-		return runErr
+		return c.Checkpoint(), runErr
 	}
-	return err
+	return c.Checkpoint(), err
 }
