@@ -103,15 +103,29 @@ func checkImage(item map[string]types.AttributeValue) error {
 
 // checkTransactOptions refuses, before the action is built, options whose
 // values DynamoDB would refuse or change: a value in o.Condition, a value
-// of o.Read (an *OptionError naming the option).
-func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) error {
-	if err := checkCondition(o.Condition); err != nil {
-		return e.transactOption(op, "Condition", "a value DynamoDB would refuse or change: "+err.Error())
+// of o.Read (an *OptionError naming the option); o.Condition is compiled
+// as the partial update's ([Entity.compileCond]: a field T lacks, a value
+// of the wrong type is its *UpdateError) and returned as an expression
+// (unset: none).
+func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) (expression.ConditionBuilder, error) {
+	var cond expression.ConditionBuilder
+	if !o.Condition.IsZero() {
+		c, err := e.compileCond(o.Condition)
+		var bad *ItemError
+		if errors.As(err, &bad) { // a value no field stores
+			return cond, e.transactOption(op, "Condition", "a value DynamoDB would refuse or change: "+err.Error())
+		} else if err != nil {
+			return cond, err
+		}
+		cond = c.cb
+	}
+	if err := checkCondition(cond); err != nil {
+		return cond, e.transactOption(op, "Condition", "a value DynamoDB would refuse or change: "+err.Error())
 	}
 	if err := checkImage(o.Read); err != nil {
-		return e.transactOption(op, "Read", "not an item DynamoDB stores: "+err.Error())
+		return cond, e.transactOption(op, "Read", "not an item DynamoDB stores: "+err.Error())
 	}
-	return nil
+	return cond, nil
 }
 
 // notExists: no item has the key.

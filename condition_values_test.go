@@ -14,7 +14,9 @@ import (
 // Issue 21, item 4: every value of a transaction action's options, its
 // Condition and its Read image, is checked as an item's values are: a
 // value DynamoDB would refuse or change is an *OptionError naming the
-// option, when the action is built (before any request).
+// option, when the action is built (before any request). The Condition
+// is a keyfirst.Cond: a value of the wrong type for its field is the
+// partial update's *UpdateError.
 func TestTransactOptionValuesAreChecked(t *testing.T) {
 	t.Parallel()
 	s := newShop(t, "shop")
@@ -32,19 +34,41 @@ func TestTransactOptionValuesAreChecked(t *testing.T) {
 		"duplicate set":   &types.AttributeValueMemberSS{Value: []string{"a", "a"}},
 		"nested too deep": deep,
 	}
-	for name, v := range bad {
-		cond := keyfirst.TransactOptions{Condition: expression.Name("note").Equal(expression.Value(v))}
+	onCondition := func(action string) func(error) bool {
+		return func(err error) bool {
+			var oe *keyfirst.OptionError
+			return errors.As(err, &oe) && oe.Option == "Condition" && oe.Op == action
+		}
+	}
+	valueType := func(string) func(error) bool {
+		return func(err error) bool {
+			var ue *keyfirst.UpdateError
+			return errors.As(err, &ue) && ue.Problem == keyfirst.UpdateValueType && ue.Field == "Total"
+		}
+	}
+	for name, c := range map[string]struct {
+		cond  keyfirst.Cond
+		check func(action string) func(error) bool
+	}{
+		"invalid UTF-8":           {keyfirst.Field("Note").Eq("\xff"), onCondition},
+		"invalid UTF-8 in a list": {keyfirst.Field("Tags").Ne([]string{"a", "\xff"}), onCondition},
+		"NaN for an int64":        {keyfirst.Field("Total").Eq(math.NaN()), valueType},
+		"-Inf for an int64":       {keyfirst.Field("Total").Ge(math.Inf(-1)), valueType},
+		"a string for an int64":   {keyfirst.Field("Total").Eq("1"), valueType},
+	} {
+		cond := keyfirst.TransactOptions{Condition: c.cond}
 		for action, build := range map[string]func() error{
 			"TransactPut":     func() error { _, _, err := s.orders.TransactPut(o, cond); return err },
 			"TransactReplace": func() error { _, _, err := s.orders.TransactReplace(o, cond); return err },
 			"TransactDelete":  func() error { _, err := s.orders.TransactDelete(o, cond); return err },
 			"TransactCheck":   func() error { _, err := s.orders.TransactCheck(mustKey(t, s.orders, o), cond); return err },
 		} {
-			var oe *keyfirst.OptionError
-			if err := build(); !errors.As(err, &oe) || oe.Option != "Condition" || oe.Op != action {
-				t.Errorf("%s, condition value %s: %v, want an *OptionError on %s's Condition", action, name, err, action)
+			if err := build(); !c.check(action)(err) {
+				t.Errorf("%s, condition %s: %v", action, name, err)
 			}
 		}
+	}
+	for name, v := range bad {
 		// The read image of a read-modify-write becomes a condition too.
 		av, err := expressionValue(v)
 		if err != nil {
@@ -67,7 +91,7 @@ func TestTransactOptionValuesAreChecked(t *testing.T) {
 		}
 	}
 	// Good values pass.
-	if _, _, err := s.orders.TransactReplace(o, keyfirst.TransactOptions{Condition: expression.Name("note").Equal(expression.Value("\uFFFD"))}); err != nil {
+	if _, _, err := s.orders.TransactReplace(o, keyfirst.TransactOptions{Condition: keyfirst.Field("Note").Eq("\uFFFD")}); err != nil {
 		t.Fatalf("a valid condition: %v", err)
 	}
 	if _, _, err := s.customers.TransactReplace(c, keyfirst.TransactOptions{Read: read}); err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -164,7 +163,7 @@ func TestTableKeyFieldOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	transact(t, client, put, replace)
-	check, err := roles.TransactCheck(mustKey(t, roles, buzz), keyfirst.TransactOptions{Condition: expression.Name("Role").AttributeExists()})
+	check, err := roles.TransactCheck(mustKey(t, roles, buzz), keyfirst.TransactOptions{Condition: keyfirst.Field("Role").Exists()})
 	if err != nil {
 		t.Fatal(err)
 	}

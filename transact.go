@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -55,13 +54,16 @@ func (e *Entity[T]) ItemID(k Key[T]) ItemID {
 type TransactOptions struct {
 	// Condition, when set, must hold as well as keyfirst's own guard of the
 	// item (entity type, existence, version): the two are joined with AND.
-	// Build it with the expression package; it is required for
+	// It is the [Cond] of the partial update, on T's fields named as in Go
+	// (Field("Stock").Ge(1)), compiled by the same code; it is required for
 	// [Entity.TransactCheck]. When it alone fails, the action's error
-	// wraps [ErrConditionFailed]. Its values are checked as an item's
-	// are: one DynamoDB would refuse or change (a string that is not
-	// valid UTF-8, NaN, an invalid set, lists nested beyond [MaxNesting])
-	// is an [*OptionError] when the action is built.
-	Condition expression.ConditionBuilder
+	// wraps [ErrConditionFailed]. It is checked when the action is built,
+	// before any request: a field T does not have, a value of the wrong
+	// type for its field, or an order on a field that does not order as
+	// its values is an [*UpdateError] (as [Update.If]'s); a value DynamoDB
+	// would refuse or change (a string that is not valid UTF-8, NaN, an
+	// invalid set, lists nested beyond [MaxNesting]) is an [*OptionError].
+	Condition Cond
 	// CreateOnly makes [Entity.TransactPut] fail with [ErrAlreadyExists]
 	// when an item has the key.
 	CreateOnly bool
@@ -152,10 +154,11 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if o.Read != nil {
 		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	if err := e.checkTransactOptions("Put", o); err != nil {
+	cond, err := e.checkTransactOptions("Put", o)
+	if err != nil {
 		return TransactWrite{}, item, err
 	}
-	w, err := e.planPut(&item, o.CreateOnly, o.Condition)
+	w, err := e.planPut(&item, o.CreateOnly, cond)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -175,7 +178,8 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")
 	}
-	if err := e.checkTransactOptions("Replace", o); err != nil {
+	cond, err := e.checkTransactOptions("Replace", o)
+	if err != nil {
 		return TransactWrite{}, item, err
 	}
 	g, next, err := e.replaceGuard(&item)
@@ -185,7 +189,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 	if o.Read != nil && e.version == "" {
 		g = guard{kind: guardUnchanged, read: o.Read}
 	}
-	w, err := e.planUpdate("Replace", &item, g, next, o.Condition)
+	w, err := e.planUpdate("Replace", &item, g, next, cond)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -200,16 +204,17 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	if o.CreateOnly {
 		return TransactWrite{}, e.transactOption("Delete", "CreateOnly", "only TransactPut takes it")
 	}
-	if err := e.checkTransactOptions("Delete", o); err != nil {
+	cond, err := e.checkTransactOptions("Delete", o)
+	if err != nil {
 		return TransactWrite{}, err
 	}
-	w, err := e.planDelete(&item, o.Condition)
+	w, err := e.planDelete(&item, cond)
 	if err != nil {
 		return TransactWrite{}, err
 	}
 	if o.Read != nil && e.version == "" {
 		w.guard = guard{kind: guardUnchanged, read: o.Read}
-		if w.x, err = e.guardExpression(w.guard, o.Condition); err != nil {
+		if w.x, err = e.guardExpression(w.guard, cond); err != nil {
 			return TransactWrite{}, err
 		}
 	}
@@ -221,20 +226,20 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 // type, without writing it: the transaction is cancelled when it fails.
 func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite, error) {
 	switch {
-	case !o.Condition.IsSet():
+	case o.Condition.IsZero():
 		return TransactWrite{}, e.transactOption("Check", "Condition", "a condition check needs a condition")
 	case o.CreateOnly || o.Read != nil:
 		return TransactWrite{}, e.transactOption("Check", "CreateOnly/Read", "a condition check takes only a Condition")
 	}
-	if err := e.checkTransactOptions("Check", o); err != nil {
+	cond, err := e.checkTransactOptions("Check", o)
+	if err != nil {
 		return TransactWrite{}, err
 	}
 	if err := e.checkKey(key); err != nil {
 		return TransactWrite{}, err
 	}
 	w := plannedWrite[T]{plan: itemPlan[T]{key: key}, next: -1, extra: true}
-	var err error
-	if w.x, err = e.guardExpression(w.guard, o.Condition); err != nil {
+	if w.x, err = e.guardExpression(w.guard, cond); err != nil {
 		return TransactWrite{}, err
 	}
 	check := &types.ConditionCheck{

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/keyfirst/keyfirst"
 )
@@ -16,7 +15,7 @@ func TestTransactOptionsRefused(t *testing.T) {
 	t.Parallel()
 	s := newShop(t, "shop")
 	o := order("c1", "o1", "PENDING", day)
-	cond := expression.Name("Total").AttributeExists()
+	cond := keyfirst.Field("Total").Exists()
 	key := mustKey(t, s.orders, o)
 	for name, build := range map[string]func() error{
 		"Replace CreateOnly": func() error {

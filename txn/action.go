@@ -3,7 +3,6 @@ package txn
 import (
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -45,17 +44,13 @@ type builder struct {
 type ActionOption func(*keyfirst.TransactOptions)
 
 // If adds a condition that the stored item must meet, joined with AND to
-// keyfirst's own guard (entity type, version). Build it with the
-// expression package; name attributes with [Name]. When it alone fails,
-// the action's error wraps [keyfirst.ErrConditionFailed].
-func If(cond expression.ConditionBuilder) ActionOption {
-	return func(o *keyfirst.TransactOptions) {
-		if o.Condition.IsSet() {
-			o.Condition = o.Condition.And(cond)
-		} else {
-			o.Condition = cond
-		}
-	}
+// keyfirst's own guard (entity type, version) and to the action's other
+// conditions: the [keyfirst.Cond] of the partial update, on T's fields
+// named as in Go (txn.If(keyfirst.Field("Stock").Ge(1))), checked as its
+// values are before any request. When it alone fails, the action's error
+// wraps [keyfirst.ErrConditionFailed].
+func If(cond keyfirst.Cond) ActionOption {
+	return func(o *keyfirst.TransactOptions) { o.Condition = keyfirst.And(o.Condition, cond) }
 }
 
 type opKind uint8
@@ -129,10 +124,10 @@ func Delete[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 	return newOp(e, opDelete, item, opts)
 }
 
-// Check checks cond on the item with key (absent, or of this entity type)
-// without writing it: the transaction is cancelled when cond fails
-// ([keyfirst.ErrConditionFailed]).
-func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond expression.ConditionBuilder) *Op[T] {
+// Check checks cond, a [keyfirst.Cond] on T's fields, on the item with key
+// (absent, or of this entity type) without writing it: the transaction is
+// cancelled when cond fails ([keyfirst.ErrConditionFailed]).
+func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond) *Op[T] {
 	op := newOp(e, opCheck, *new(T), []ActionOption{If(cond)})
 	op.key = key
 	return op

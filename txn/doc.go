@@ -40,12 +40,15 @@
 // the item, an item enters and leaves each sparse and sharded index by SET
 // and REMOVE of that index's attributes, no write touches an item of
 // another entity type, and the version of a versioned entity is checked
-// and incremented. A caller's condition ([If], [Check]) comes from the
-// expression package and is joined with AND to keyfirst's own guard:
+// and incremented. A caller's condition ([If], [Check], [keyfirst.Update.If])
+// is one [keyfirst.Cond], on T's fields named as in Go, checked and
+// converted as the partial update's before any request, and joined with
+// AND to keyfirst's own guard:
 //
 //	dec := txn.Update(products, id, keyfirst.Add("Stock", -1).If(keyfirst.Field("Stock").Ge(1)))
 //	put := txn.Create(orders, o)
 //	err := txn.Write(ctx, client, []txn.Action{dec, put})
+//	// or, on a whole write: txn.Replace(products, p, txn.If(keyfirst.Field("Name").Eq("DVD")))
 //	// out of stock: a *CanceledError whose action 0 is a
 //	// *keyfirst.ConditionError (ErrConditionFailed, Failed "Stock >= 1")
 //

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
@@ -42,10 +41,10 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 		{"101 actions", many(101, ""), nil, txn.ErrTooManyActions},
 		{"over 4 MB", many(11, big), nil, txn.ErrTooLarge},
 		{"two actions on one item", []txn.Action{txn.Put(orders, o), txn.Delete(orders, o)}, nil, txn.ErrSameItem},
-		{"a key of another entity type", []txn.Action{txn.Check(archived, mustKey(t, orders, o), txn.Name("id").AttributeExists())}, nil, keyfirst.ErrWrongEntityType},
+		{"a key of another entity type", []txn.Action{txn.Check(archived, mustKey(t, orders, o), keyfirst.Field("ID").Exists())}, nil, keyfirst.ErrWrongEntityType},
 		{"invalid item", []txn.Action{txn.Put(orders, order("", "o1", Open, "x"))}, nil, keyfirst.ErrInvalidItem},
-		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, txn.Name("id").AttributeExists())}, nil, keyfirst.ErrInvalidItem},
-		{"check without condition", []txn.Action{txn.Check(orders, orderKey, expression.ConditionBuilder{})}, nil, keyfirst.ErrInvalidOption},
+		{"zero key", []txn.Action{txn.Check(orders, keyfirst.Key[Order]{}, keyfirst.Field("ID").Exists())}, nil, keyfirst.ErrInvalidItem},
+		{"check without condition", []txn.Action{txn.Check(orders, orderKey, keyfirst.Cond{})}, nil, keyfirst.ErrInvalidOption},
 		{"nil action", []txn.Action{nil}, nil, nil},
 		{"invalid token", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token("not a token!")}, keyfirst.ErrInvalidOption},
 		{"token too long", []txn.Action{txn.Put(orders, o)}, []func(*keyfirst.Options){txn.Token(strings.Repeat("a", 37))}, keyfirst.ErrInvalidOption},

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -77,7 +76,7 @@ func (tw twin) exercise(ctx context.Context) error {
 	o := func(id string, st Status) Order {
 		return Order{Customer: "c1", ID: id, Status: st, Placed: "2026-06-23T10:00:00Z", Note: label}
 	}
-	ours := txn.Name("name").Equal(expression.Value(label))
+	ours := keyfirst.Field("Name").Eq(label)
 	pkey, err := s.products.Key(Product{ID: "p1"})
 	if err != nil {
 		return err
@@ -142,7 +141,7 @@ func (tw twin) exercise(ctx context.Context) error {
 	if stored, ok, derr := again.Stored(err); !ok || derr != nil || stored.Note != label || stored.Status != Closed {
 		return fmt.Errorf("%s: stored %+v %v %v", label, stored, ok, derr)
 	}
-	theirs := txn.Name("name").Equal(expression.Value(label + "'s twin"))
+	theirs := keyfirst.Field("Name").Eq(label + "'s twin")
 	err = txn.Write(ctx, s.client, []txn.Action{txn.Check(s.products, pkey, theirs), txn.Put(s.orders, o("o4", Open))})
 	if !errors.Is(err, keyfirst.ErrConditionFailed) || !errors.As(err, &ae) || ae.Position != 0 || ae.Table != s.table.Name() {
 		return fmt.Errorf("%s: a Check of another label: %v, want ErrConditionFailed on table %s", label, err, s.table.Name())

@@ -3,8 +3,10 @@ package txn
 import (
 	"encoding/base64"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -12,13 +14,9 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/attrname"
+	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
-
-// Name returns the name of the top-level attribute n for a condition
-// ([If], [Check]), whatever n contains: expression.Name would read
-// "a.b" as a path into a map and "a[0]" as a list element.
-func Name(n string) expression.NameBuilder { return attrname.Name(n) }
 
 // MarkerType is the entity-type attribute of a unique value's marker item.
 const MarkerType = "keyfirst.unique"
@@ -66,9 +64,11 @@ const markerOwner = "owner"
 // is a value two items hold, which the old keys let through), then delete
 // the old markers.
 type Unique[T any] struct {
-	e     *keyfirst.Entity[T]
-	attr  string
-	limit int // the most bytes of a marker key
+	e      *keyfirst.Entity[T]
+	attr   string
+	goName string // attr's Go field, for its condition
+	field  []int  // its index in T
+	limit  int    // the most bytes of a marker key
 }
 
 // The marker keys' words: a string's key starts "UNIQUE#", a number's
@@ -105,7 +105,13 @@ func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 			return nil, fail(fmt.Sprintf("the table's key attribute %s is %s; marker keys are strings", a.Name, a.Type))
 		}
 	}
-	return &Unique[T]{e: e, attr: attr, limit: markerKeyLimit(e.Table())}, nil
+	c, err := codec.For(reflect.TypeFor[T]())
+	if err != nil {
+		return nil, err
+	}
+	f, _ := c.Field(attr)
+	sf, _ := reflect.TypeFor[T]().FieldByName(f.GoName)
+	return &Unique[T]{e: e, attr: attr, goName: f.GoName, field: sf.Index, limit: markerKeyLimit(e.Table())}, nil
 }
 
 // markerKeyLimit is the most bytes a marker key may have in table t: the
@@ -137,7 +143,7 @@ func (u *Unique[T]) In(t *keyfirst.Table) (*Unique[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Unique[T]{e: e, attr: u.attr, limit: markerKeyLimit(t)}, nil
+	return &Unique[T]{e: e, attr: u.attr, goName: u.goName, field: u.field, limit: markerKeyLimit(t)}, nil
 }
 
 // Create writes a new item (the action [Create]) and the marker of its
@@ -186,9 +192,9 @@ func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 			return nil, err
 		}
 		// The stored item must hold the value whose marker moves.
-		cond := Name(u.attr).AttributeNotExists()
+		cond := keyfirst.Field(u.goName).NotExists()
 		if old != nil {
-			cond = Name(u.attr).Equal(expression.Value(old))
+			cond = keyfirst.Field(u.goName).Eq(u.value(*x.before))
 		}
 		saved := x.op.opts.Condition
 		defer func() { x.op.opts.Condition = saved }() // the guard is this build's only
@@ -211,6 +217,13 @@ func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 		steps = append(steps, u.markerStep(own.key, nuM, true))
 	}
 	return steps, nil
+}
+
+// value returns the Go value of the unique field of v, whose attribute v
+// has (a field of an unexported embedded struct too).
+func (u *Unique[T]) value(v T) any {
+	f := reflect.ValueOf(&v).Elem().FieldByIndex(u.field)
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface()
 }
 
 // marker is the marker of one value: its key, and the value as
@@ -319,7 +332,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	if create {
 		s.part = "unique " + u.attr
 		item := u.markerItem(owner, m)
-		x, _ := expression.NewBuilder().WithCondition(Name(pk).AttributeNotExists()).Build()
+		x, _ := expression.NewBuilder().WithCondition(attrname.Name(pk).AttributeNotExists()).Build()
 		s.action.Put = &types.Put{TableName: aws.String(t.Name()), Item: item, ConditionExpression: x.Condition(),
 			ExpressionAttributeNames: attrname.Names(x), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		s.size = size(item)
@@ -328,7 +341,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	s.part = "unique " + u.attr + " (old value)"
 	ue.Err = ErrMarkerOwner
 	ownerAV := &types.AttributeValueMemberS{Value: owner}
-	x, _ := expression.NewBuilder().WithCondition(Name(pk).AttributeNotExists().Or(Name(markerOwner).Equal(expression.Value(ownerAV)))).Build()
+	x, _ := expression.NewBuilder().WithCondition(attrname.Name(pk).AttributeNotExists().Or(attrname.Name(markerOwner).Equal(expression.Value(ownerAV)))).Build()
 	s.action.Delete = &types.Delete{TableName: aws.String(t.Name()), Key: key, ConditionExpression: x.Condition(),
 		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}

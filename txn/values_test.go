@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -19,9 +20,11 @@ import (
 // Issue 21, item 4: the values of a caller's condition are checked as
 // item values are. A condition If(name = "\xff") was sent, the SDK turned
 // the invalid byte into U+FFFD, it matched a stored "\uFFFD" and the
-// write went through; a NaN reached DynamoDB (ValidationException).
+// write went through; a NaN reached DynamoDB (ValidationException). The
+// conditions are keyfirst.Cond now, on Go fields, their values converted
+// to the field's type: the raw values go through Badge.Code, of type any.
 
-// nestedLists is n lists one inside the other around "x".
+// nestedLists is n lists one inside the other around "x", raw.
 func nestedLists(n int) types.AttributeValue {
 	var av types.AttributeValue = &types.AttributeValueMemberS{Value: "x"}
 	for range n {
@@ -30,66 +33,112 @@ func nestedLists(n int) types.AttributeValue {
 	return av
 }
 
+// nested is n Go lists one inside the other around "x", which encode as
+// nestedLists(n).
+func nested(n int) any {
+	var v any = "x"
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
 // badConditionValues are values DynamoDB would refuse or change, each in
-// a condition.
-var badConditionValues = map[string]any{
-	"invalid UTF-8":              "\xff",
-	"NaN":                        math.NaN(),
-	"+Inf":                       math.Inf(1),
-	"1e200":                      1e200,
-	"39 digits":                  &types.AttributeValueMemberN{Value: "123456789012345678901234567890123456789"},
-	"set with one element twice": &types.AttributeValueMemberNS{Value: []string{"1", "1.0"}},
-	"empty set":                  &types.AttributeValueMemberSS{Value: []string{}},
-	"invalid UTF-8 map key":      map[string]string{"\xfe": "v"},
-	"invalid UTF-8 in a list":    []string{"ok", "\xff"},
-	"nested too deep":            nestedLists(keyfirst.MaxNesting + 1),
+// a condition on a field of Badge: Code, of type any, or Num, an
+// attributevalue.Number.
+var badConditionValues = map[string]keyfirst.Cond{
+	"invalid UTF-8":           keyfirst.Field("Code").Eq("\xff"),
+	"NaN":                     keyfirst.Field("Code").Eq(math.NaN()),
+	"+Inf":                    keyfirst.Field("Code").Ne(math.Inf(1)),
+	"1e200":                   keyfirst.Field("Code").Eq(1e200),
+	"39 digits":               keyfirst.Field("Num").Eq(attributevalue.Number("123456789012345678901234567890123456789")),
+	"not a number":            keyfirst.Field("Num").Eq(attributevalue.Number("12a")),
+	"invalid UTF-8 map key":   keyfirst.Field("Code").Eq(map[string]string{"\xfe": "v"}),
+	"invalid UTF-8 in a list": keyfirst.Not(keyfirst.Field("Code").Eq([]string{"ok", "\xff"})),
+	"nested too deep":         keyfirst.Or(keyfirst.Field("Long").Exists(), keyfirst.Field("Code").Eq(nested(keyfirst.MaxNesting))),
+}
+
+// conditionActions are the actions that take a condition, on badges (the
+// unique value on long) or users (the unique value on email).
+func conditionActions[T any](t *testing.T, e *keyfirst.Entity[T], attr string, v, created, changed T, cond keyfirst.Cond) map[string]txn.Action {
+	u := keyfirst.Must(txn.NewUnique(e, attr))
+	return map[string]txn.Action{
+		"Put":           txn.Put(e, v, txn.If(cond)),
+		"Create":        txn.Create(e, created, txn.If(cond)),
+		"Replace":       txn.Replace(e, v, txn.If(cond)),
+		"Delete":        txn.Delete(e, v, txn.If(cond)),
+		"Check":         txn.Check(e, mustKey(t, e, v), cond),
+		"Check, And":    txn.Check(e, mustKey(t, e, v), keyfirst.And(keyfirst.Field("ID").Exists(), cond)),
+		"Unique.Create": u.Create(created, txn.If(cond)),
+		"Unique.Change": u.Change(v, changed, txn.If(cond)),
+		"Unique.Delete": u.Delete(v, txn.If(cond)),
+	}
+}
+
+// refusedBeforeAnyRequest fails the test unless each action fails, before
+// any request, with an *ActionError at position 0 that check accepts.
+func refusedBeforeAnyRequest(t *testing.T, name string, actions map[string]txn.Action, check func(error) bool) {
+	for action, a := range actions {
+		t.Run(name+"/"+action, func(t *testing.T) {
+			err := txn.Write(context.Background(), noCalls{T: t}, []txn.Action{a})
+			var ae *txn.ActionError
+			if !check(err) || !errors.As(err, &ae) || ae.Position != 0 {
+				t.Fatalf("%v, want an *ActionError at 0 for the condition", err)
+			}
+		})
+	}
 }
 
 // Every action that takes a condition refuses a bad value in it, before
-// any request, with an *OptionError on its Condition.
+// any request: a value DynamoDB would refuse or change with an
+// *OptionError on its Condition, a value of the wrong type for its field
+// (or out of its range), or a field named by its attribute rather than
+// in Go, with the *UpdateError of the partial update's conditions.
 func TestConditionValuesAreRefusedBeforeAnyRequest(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	emails := keyfirst.Must(txn.NewUnique(users, "email"))
-	u := User{ID: "u1", Email: "ann@example.com", Name: "Ann", Version: 1}
-	renamed := u
-	renamed.Email = "ann@example.org"
+	onCondition := func(err error) bool {
+		var oe *keyfirst.OptionError
+		return errors.As(err, &oe) && oe.Option == "Condition" && errors.Is(err, keyfirst.ErrInvalidOption)
+	}
+	b := Badge{ID: "b1", Long: "l1"}
 	for name, bad := range badConditionValues {
-		cond := txn.Name("name").Equal(expression.Value(bad))
-		actions := map[string]txn.Action{
-			"Put":           txn.Put(users, u, txn.If(cond)),
-			"Create":        txn.Create(users, User{ID: "u2"}, txn.If(cond)),
-			"Replace":       txn.Replace(users, u, txn.If(cond)),
-			"Delete":        txn.Delete(users, u, txn.If(cond)),
-			"Check":         txn.Check(users, mustKey(t, users, u), cond),
-			"Check, And":    txn.Check(users, mustKey(t, users, u), txn.Name("name").AttributeExists().And(cond)),
-			"Unique.Create": emails.Create(User{ID: "u2", Email: "b@example.com"}, txn.If(cond)),
-			"Unique.Change": emails.Change(u, renamed, txn.If(cond)),
-			"Unique.Delete": emails.Delete(u, txn.If(cond)),
+		refusedBeforeAnyRequest(t, name, conditionActions(t, badges, "long", b, Badge{ID: "b2", Long: "l2"}, Badge{ID: "b1", Long: "l3"}, bad), onCondition)
+	}
+	update := func(p keyfirst.UpdateProblem) func(error) bool {
+		return func(err error) bool {
+			var ue *keyfirst.UpdateError
+			return errors.As(err, &ue) && ue.Problem == p
 		}
-		for action, a := range actions {
-			t.Run(name+"/"+action, func(t *testing.T) {
-				err := txn.Write(ctx, noCalls{T: t}, []txn.Action{a})
-				var oe *keyfirst.OptionError
-				var ae *txn.ActionError
-				if !errors.As(err, &oe) || oe.Option != "Condition" || !errors.As(err, &ae) || ae.Position != 0 {
-					t.Fatalf("%v, want an *ActionError wrapping an *OptionError on Condition", err)
-				}
-			})
-		}
+	}
+	u := User{ID: "u1", Email: "ann@example.com", Name: "Ann", Version: 1}
+	for name, c := range map[string]struct {
+		cond  keyfirst.Cond
+		check func(error) bool
+	}{
+		"invalid UTF-8 for a string":   {keyfirst.Field("Name").Eq("\xff"), onCondition},
+		"invalid UTF-8, Ne":            {keyfirst.Not(keyfirst.Field("Name").Ne("\xff")), onCondition},
+		"a number for a string":        {keyfirst.Field("Name").Eq(5), update(keyfirst.UpdateValueType)},
+		"a string for a number":        {keyfirst.Field("Version").Ge("1"), update(keyfirst.UpdateValueType)},
+		"beyond the field's range":     {keyfirst.Field("Version").Lt(uint64(math.MaxUint64)), update(keyfirst.UpdateValueType)},
+		"a fraction for an integer":    {keyfirst.Field("Version").Eq(1.5), update(keyfirst.UpdateValueType)},
+		"the attribute name, not Go's": {keyfirst.Field("name").Exists(), update(keyfirst.UpdateUnknownField)},
+	} {
+		refusedBeforeAnyRequest(t, name, conditionActions(t, users, "email", u, User{ID: "u2", Email: "b@example.com"},
+			User{ID: "u1", Email: "ann@example.org", Name: "Ann", Version: 1}, c.cond), c.check)
 	}
 	// Run builds its actions the same way.
 	run := func(context.Context, *txn.Tx) ([]txn.Action, error) {
-		return []txn.Action{txn.Put(users, u, txn.If(txn.Name("name").Equal(expression.Value("\xff"))))}, nil
+		return []txn.Action{txn.Put(users, u, txn.If(keyfirst.Field("Name").Eq("\xff")))}, nil
 	}
-	if err := txn.Run(ctx, noCalls{T: t}, run); !errors.Is(err, keyfirst.ErrInvalidOption) {
+	if err := txn.Run(context.Background(), noCalls{T: t}, run); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("Run: %v, want ErrInvalidOption", err)
 	}
 }
 
 // The issue's two cases on DynamoDB Local: the stored name is "\uFFFD";
-// a replace on condition name = "\xff" is refused (it was written), one
-// on name = NaN too (DynamoDB refused it). The item is left as it was.
+// a replace on condition Name = "\xff" is refused (it was written), one
+// on Name = NaN too (DynamoDB refused it; now a value of the wrong type for
+// the field). The item is left as it was.
 func TestConditionValuesOnDynamoDBLocal(t *testing.T) {
 	t.Parallel()
 	s, ctx := localShop(t)
@@ -98,46 +147,54 @@ func TestConditionValuesOnDynamoDBLocal(t *testing.T) {
 	stored, _ := put.Item()
 	changed := stored
 	changed.Name = "changed"
-	for _, bad := range []any{"\xff", math.NaN()} {
-		err := txn.Write(ctx, s.client, []txn.Action{txn.Replace(s.users, changed, txn.If(txn.Name("name").Equal(expression.Value(bad))))})
-		if !errors.Is(err, keyfirst.ErrInvalidOption) {
-			t.Errorf("condition name = %#v: %v, want ErrInvalidOption", bad, err)
+	for bad, want := range map[keyfirst.Cond]error{
+		keyfirst.Field("Name").Eq("\xff"):     keyfirst.ErrInvalidOption, // the value
+		keyfirst.Field("Name").Eq(math.NaN()): keyfirst.ErrInvalidUpdate, // its type
+	} {
+		err := txn.Write(ctx, s.client, []txn.Action{txn.Replace(s.users, changed, txn.If(bad))})
+		if !errors.Is(err, want) {
+			t.Errorf("condition %v: %v, want %v", bad, err, want)
 		}
 	}
 	if got, err := s.users.Decode(s.raw(t, "USER#u1", "USER")); err != nil || got != stored {
 		t.Fatalf("the stored user changed: %+v, %v; want %+v", got, err, stored)
 	}
 	// A valid condition still writes.
-	mustWrite(t, ctx, s.client, txn.Replace(s.users, changed, txn.If(txn.Name("name").Equal(expression.Value("\uFFFD")))))
+	mustWrite(t, ctx, s.client, txn.Replace(s.users, changed, txn.If(keyfirst.Field("Name").Eq("\uFFFD"))))
 }
 
 // TestConditionNestingLimitMatchesDynamoDB proves the boundary of a
-// condition's values on DynamoDB Local. A value of a condition is not
-// inside an item: DynamoDB takes one level more than in an attribute
-// (measured: 32 nested lists pass, 33 are refused, "ExpressionAttributeValues
-// contains invalid value: Nesting Levels have exceeded supported limits").
+// condition's values on DynamoDB Local. A typed condition's value is a
+// value of its field, which DynamoDB stores nested MaxNesting-1 deep at
+// most: one that deep passes, one level more is refused before any
+// request. (A value sent raw in a condition may be one level deeper:
+// measured, 32 nested lists pass, 33 are refused, "ExpressionAttributeValues
+// contains invalid value: Nesting Levels have exceeded supported limits";
+// a field holds none of them.)
 func TestConditionNestingLimitMatchesDynamoDB(t *testing.T) {
 	t.Parallel()
-	s, ctx := localShop(t)
-	mustWrite(t, ctx, s.client, txn.Put(s.users, User{ID: "u1", Name: "Ann"}))
-	key := mustKey(t, s.users, User{ID: "u1"})
-	deepest := nestedLists(keyfirst.MaxNesting)
-	mustWrite(t, ctx, s.client, txn.Check(s.users, key, txn.Name("name").NotEqual(expression.Value(deepest))))
+	client, e, _ := localBadges(t)
+	ctx := context.Background()
+	deepest := nested(keyfirst.MaxNesting - 1)
+	mustWrite(t, ctx, client, txn.Put(e, Badge{ID: "b1", Code: deepest}))
+	key := mustKey(t, e, Badge{ID: "b1"})
+	mustWrite(t, ctx, client, txn.Check(e, key, keyfirst.Field("Code").Eq(deepest)))
 
-	tooDeep := nestedLists(keyfirst.MaxNesting + 1)
-	err := txn.Write(ctx, noCalls{T: t}, []txn.Action{txn.Check(s.users, key, txn.Name("name").NotEqual(expression.Value(tooDeep)))})
-	if !errors.Is(err, keyfirst.ErrInvalidOption) {
-		t.Fatalf("%d levels: %v, want ErrInvalidOption", keyfirst.MaxNesting+1, err)
+	tooDeep := nested(keyfirst.MaxNesting)
+	err := txn.Write(ctx, noCalls{T: t}, []txn.Action{txn.Check(e, key, keyfirst.Field("Code").Ne(tooDeep))})
+	var oe *keyfirst.OptionError
+	if !errors.As(err, &oe) || oe.Option != "Condition" {
+		t.Fatalf("%d levels: %v, want an *OptionError on Condition", keyfirst.MaxNesting, err)
 	}
 
-	// The same check sent raw: DynamoDB Local refuses it.
-	x, err := expression.NewBuilder().WithCondition(expression.Name("name").NotEqual(expression.Value(tooDeep))).Build()
+	// One level more sent raw: DynamoDB Local refuses it.
+	x, err := expression.NewBuilder().WithCondition(expression.Name("code").NotEqual(expression.Value(nestedLists(keyfirst.MaxNesting + 1)))).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{
-		ConditionCheck: &types.ConditionCheck{TableName: aws.String(s.table.Name()),
-			Key:                 map[string]types.AttributeValue{"PK": sv("USER#u1"), "SK": sv("USER")},
+	_, err = client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{{
+		ConditionCheck: &types.ConditionCheck{TableName: aws.String(e.Table().Name()),
+			Key:                 map[string]types.AttributeValue{"PK": sv("BADGE#b1"), "SK": sv("BADGE")},
 			ConditionExpression: x.Condition(), ExpressionAttributeNames: x.Names(), ExpressionAttributeValues: x.Values()},
 	}}})
 	if !isValidationException(err) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -37,7 +36,7 @@ func TestWriteAndReadSeveralEntitiesAndTables(t *testing.T) {
 	put := txn.Create(s.orders, order("c1", "o1", Open, "2026-06-23T10:00:00Z"))
 	replace := txn.Replace(s.products, p1)
 	del := txn.Delete(s.users, u1)
-	check := txn.Check(s.products, mustKey(t, s.products, p1), txn.Name("stock").GreaterThan(expression.Value(0)))
+	check := txn.Check(s.products, mustKey(t, s.products, p1), keyfirst.Field("Stock").Gt(0))
 	inOther := txn.Put(otherProducts, Product{ID: "p1", Name: "lamp elsewhere", Stock: 9})
 	// The check and the replace are on one item: DynamoDB refuses that.
 	if err := txn.Write(ctx, s.client, []txn.Action{put, replace, check}); !errors.Is(err, txn.ErrSameItem) {
@@ -115,8 +114,8 @@ func TestCancelledWritesNothing(t *testing.T) {
 		{"version conflict", []txn.Action{newOrder, txn.Replace(s.products, stale)}, 1, keyfirst.ErrVersionConflict, "ConditionalCheckFailed"},
 		{"already exists", []txn.Action{txn.Create(s.orders, order("c1", "o1", Closed, "x")), txn.Replace(s.products, p1)}, 0, keyfirst.ErrAlreadyExists, "ConditionalCheckFailed"},
 		{"not found", []txn.Action{newOrder, txn.Replace(s.orders, order("c1", "o3", Open, "x"))}, 1, keyfirst.ErrNotFound, "ConditionalCheckFailed"},
-		{"condition failed", []txn.Action{newOrder, txn.Replace(s.products, p1, txn.If(txn.Name("stock").GreaterThan(expression.Value(10))))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},
-		{"check failed", []txn.Action{newOrder, txn.Check(s.products, mustKey(t, s.products, p1), txn.Name("stock").Equal(expression.Value(0)))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},
+		{"condition failed", []txn.Action{newOrder, txn.Replace(s.products, p1, txn.If(keyfirst.Field("Stock").Gt(10)))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},
+		{"check failed", []txn.Action{newOrder, txn.Check(s.products, mustKey(t, s.products, p1), keyfirst.Field("Stock").Eq(0))}, 1, keyfirst.ErrConditionFailed, "ConditionalCheckFailed"},
 		{"wrong entity type", []txn.Action{newOrder, txn.Put(s.orders, order("c1", "o5", Open, "x"))}, 1, keyfirst.ErrWrongEntityType, "ConditionalCheckFailed"},
 		{"version conflict on delete", []txn.Action{newOrder, txn.Delete(s.products, stale)}, 1, keyfirst.ErrVersionConflict, "ConditionalCheckFailed"},
 	}
