@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/txn"
