@@ -162,7 +162,7 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	}
 
 	// The counts rebuilt from scratch while 4 writers write (see rebuild),
-	// then kept by a consumer resumed from the rebuild's position while 4
+	// then kept by a consumer resumed from the rebuild's position after 4
 	// writers write again.
 	if err := k.wipe(ctx, days); err != nil {
 		return err
