@@ -369,9 +369,21 @@
 // two entities claim, or none, is a [*ClaimError] with its key, never a
 // guess. Every write stores the type attribute; the migrate package's
 // backfill stores it on every adopted item (a dry run counts them first,
-// Counts.Adopted), after which Adopt can go. Writes guarded by the stored
-// type (a Put replacing an item, a versioned write) refuse an untyped
-// item until then; Modify of an unversioned entity takes it.
+// Counts.Adopted), after which Adopt can go.
+//
+// Writes take over an adopted item without waiting for the backfill:
+// when the entity's Adopt claims the key of a write (decided in Go,
+// before the request), every write path (Put, Replace, Modify, the
+// partial Update, Delete, and their transaction actions) guards on
+// "of this type or untyped" rather than "of this type", and a versioned
+// entity reads an untyped item's missing version as version 0 (Put of
+// version 0, or Replace of version 0, takes it; the write stores version
+// 1 and the type). An untyped item at a key that another entity claims,
+// or none, is still refused ([ErrWrongEntityType]), and a key that this
+// entity and another both claim is a [*ClaimError] before any request
+// ([ErrAmbiguousEntityType]). [CreateOnly] still means no item at all.
+// A transaction's condition check ([Entity.TransactCheck]) still
+// requires the stored type.
 //
 // # Optimistic locking
 //

@@ -89,8 +89,10 @@ type EntitySpec[T any] struct {
 	// a sort key). Reads then decode such items as this entity; an item
 	// that the Adopt of two entities claims is an error with its key
 	// ([*ClaimError], [ErrAmbiguousEntityType]), never a guess. Every write stores the
-	// type attribute, and a migrate backfill stores it on every stored
-	// item, after which Adopt can be dropped. It must be a pure function
+	// type attribute, and takes over an untyped item at a key Adopt
+	// claims (a missing version is version 0; see the package doc,
+	// Adopting an existing table); a migrate backfill stores the type on
+	// every stored item, after which Adopt can be dropped. It must be a pure function
 	// of the key, safe for concurrent use. Nil: untyped items are not
 	// this entity's. See [Table.Classify].
 	Adopt func(pk, sk types.AttributeValue) bool
@@ -121,6 +123,8 @@ type Entity[T any] struct {
 	known      []string
 	// guarded are the attributes Modify's condition compares.
 	guarded []string
+	// adopt is EntitySpec.Adopt: the untyped items a write may take over.
+	adopt func(pk, sk types.AttributeValue) bool
 	// patterns are the patterns the entity binds, decls the declarations
 	// of its bindings (EntitySpec.Keys).
 	patterns map[*pattern]bool
@@ -218,6 +222,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
+	e.adopt = spec.Adopt
 	e.updateRefused = e.updatable()
 	e.patterns, e.decls = map[*pattern]bool{}, map[*declaration]bool{}
 	for _, k := range b.bound {
