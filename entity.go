@@ -193,6 +193,8 @@ type registered struct {
 	patterns map[*pattern]bool
 	// adopt is EntitySpec.Adopt.
 	adopt func(pk, sk types.AttributeValue) bool
+	// expires is the attribute of the entity's expiry, "" for none.
+	expires string
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -231,7 +233,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	for _, kb := range spec.Keys {
 		e.decls[kb.decl] = true
 	}
-	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, adopt: spec.Adopt, decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, adopt: spec.Adopt, expires: e.life.expires, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {

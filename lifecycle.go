@@ -228,8 +228,31 @@ func (e *Entity[T]) ExpiresAttribute() string { return e.life.expires }
 // few days), and reads return it until then; an item without expiry
 // never expires.
 func (e *Entity[T]) Expired(item map[string]types.AttributeValue, now time.Time) bool {
-	n, ok := item[e.life.expires].(*types.AttributeValueMemberN)
-	if e.life.expires == "" || !ok {
+	return expiredAt(item, e.life.expires, now)
+}
+
+// Expired reports whether item, an item of any entity of the table as
+// read, has expired at now: the entity it is ([Table.Classify]) declares
+// an expiry ([EntitySpec.Expires]) and item's is at or before now, as
+// [Entity.Expired] says. An item of an entity without expiry, or of no
+// entity the table knows, never expires. It is how a read of several
+// entity types (a collection) tells the expired ones.
+func (t *Table) Expired(item map[string]types.AttributeValue, now time.Time) bool {
+	name, err := t.Classify(item)
+	if err != nil {
+		return false
+	}
+	t.mu.RLock()
+	attr := t.entities[name].expires
+	t.mu.RUnlock()
+	return expiredAt(item, attr, now)
+}
+
+// expiredAt reports whether item's expiry attribute attr ("" for none)
+// holds epoch seconds at or before now.
+func expiredAt(item map[string]types.AttributeValue, attr string, now time.Time) bool {
+	n, ok := item[attr].(*types.AttributeValueMemberN)
+	if attr == "" || !ok {
 		return false
 	}
 	sec, err := strconv.ParseInt(n.Value, 10, 64)
