@@ -400,6 +400,9 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], g guard, cond expression.Con
 // (the stored form becomes TimeKeyLayout), the stored one otherwise;
 // with no image, if_not_exists(n, av).
 func (e *Entity[T]) setValue(n string, av types.AttributeValue, read map[string]types.AttributeValue) expression.OperandBuilder {
+	if n == e.life.expires && e.life.fromCreated() {
+		return e.keptExpiry(av, read) // derived from the created time, kept with it
+	}
 	if n != e.life.created {
 		return expression.Value(av)
 	}

@@ -76,8 +76,15 @@ type EntitySpec[T any] struct {
 	// items that DynamoDB has not deleted yet unless asked not to (see
 	// "Expired items" in the package doc).
 	Expires string
-	// ExpiresRequired refuses, before any request, an item whose Expires
-	// field is zero ([ItemExpires]).
+	// ExpiresAfter derives the expiry from another time.Time field of T
+	// instead: the item expires After its Field (Created for "30 days
+	// after creation", Updated for "30 days after the last write"). The
+	// TimeToLive attribute is then derived, like a key, on every write
+	// path; one entity declares Expires or ExpiresAfter, not both
+	// ([EntityLifecycle]). See [ExpiresAfter].
+	ExpiresAfter ExpiresAfter
+	// ExpiresRequired refuses, before any request, an item without expiry
+	// (a zero Expires field, or a zero ExpiresAfter.Field) ([ItemExpires]).
 	ExpiresRequired bool
 	// Clock gives the time of each write (Created, Updated); nil is
 	// time.Now. Tests replace it to set the time rather than sleep. Its

@@ -450,6 +450,11 @@ func (p *partialPlan[T]) storeFields() error {
 			}
 			present = av != nil
 		}
+		if a := e.life.after; a != nil && f.GoName == a.source.goName {
+			if err := p.storeExpiry(); err != nil { // the derived expiry follows its field
+				return err
+			}
+		}
 		for _, g := range e.groups {
 			for _, d := range g.fields {
 				switch {
