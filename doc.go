@@ -346,6 +346,16 @@
 //     none, a time before 1970 and a missing required one
 //     ([EntitySpec.ExpiresRequired]) are refused before any request
 //     ([ItemExpires]).
+//   - Or the expiry is a duration after another time field of T
+//     ([EntitySpec.ExpiresAfter], [ExpiresAfter]: 30 days after Created,
+//     or after Updated for an expiry that slides with each write). The
+//     TTL attribute is then derived, as a key is: every write's plan
+//     computes it from the field, and a partial update that stores the
+//     field (a Set, a Remove, the updated time it stamps) SETs or REMOVEs
+//     it in the same write, so it never goes stale. From the created time
+//     it is kept as the created time is (if_not_exists, or the stored
+//     created time's). One entity declares Expires or ExpiresAfter, not
+//     both ([EntityLifecycle]).
 //
 // # Expired items
 //
@@ -358,6 +368,9 @@
 // exact by reading the pages that take; the items dropped cost what any
 // item read costs, and the capacity reported counts them. A partition
 // with many expired items not yet deleted costs that much more to read.
+// A collection read drops each item by its own entity's expiry
+// ([Table.Expired]; an item of an entity without one is never dropped),
+// and a scan drops them the same way (query.Scan.WithoutExpired).
 // # Adopting an existing table
 //
 // Items written by another program have no entity-type attribute, and
