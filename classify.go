@@ -133,3 +133,40 @@ func (e *Entity[T]) adopted(item map[string]types.AttributeValue, got string) er
 	}
 	return nil
 }
+
+// adopts reports whether a write of the item with key may take over an
+// untyped item: this entity's [EntitySpec.Adopt] claims key, and no
+// other entity's does. It is decided in Go, before any request; a key
+// that another entity claims too is a [*ClaimError] wrapping
+// [ErrAmbiguousEntityType], and a key that another entity alone claims,
+// or none, is no adoption (the write's guard then refuses an untyped
+// item, [ErrWrongEntityType]).
+func (e *Entity[T]) adopts(key Key[T]) (bool, error) {
+	if e.adopt == nil {
+		return false, nil
+	}
+	name, err := e.table.claim(e.keyMap(key))
+	var ce *ClaimError
+	switch {
+	case err == nil:
+		return name == e.typeName, nil
+	case errors.As(err, &ce) && slices.Contains(ce.Claims, e.typeName):
+		ce.Want = e.typeName
+		return false, ce
+	}
+	return false, nil
+}
+
+// adoptGuard lets g, the guard of a write of the item with key, hold on
+// an untyped item this entity adopts ([Entity.adopts]): of this type
+// becomes of this type or untyped, and an untyped item's missing version
+// is version 0. A guard that compares the image read (guardUnchanged)
+// needs nothing: the image has no type either.
+func (e *Entity[T]) adoptGuard(g *guard, key Key[T]) error {
+	if g.kind == guardUnchanged {
+		return nil
+	}
+	adopt, err := e.adopts(key)
+	g.adopt = adopt
+	return err
+}

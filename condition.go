@@ -138,17 +138,51 @@ func (e *Entity[T]) isOwnType() expression.ConditionBuilder {
 	return name(e.table.typeAttr).Equal(expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
 }
 
-// absentOrOwnType: no item has the key, or the item that has it is of this
-// entity type. It guards a Put that may create or replace, and an
-// unversioned Delete.
-func (e *Entity[T]) absentOrOwnType() expression.ConditionBuilder {
-	return e.notExists().Or(e.isOwnType())
+// isAdopted: an item exists and has no entity-type attribute, one that
+// the entity adopts when the write's key is its ([Entity.adopts]).
+func (e *Entity[T]) isAdopted() expression.ConditionBuilder {
+	return name(e.pk.attr.Name).AttributeExists().And(name(e.table.typeAttr).AttributeNotExists())
 }
 
-// hasVersion: an item of this type exists with version n.
-func (e *Entity[T]) hasVersion(n int64) expression.ConditionBuilder {
-	return e.isOwnType().And(
-		name(e.version).Equal(expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)})))
+// isOwn: an item exists and is of this entity type, or, when the write
+// adopts, has no type.
+func (e *Entity[T]) isOwn(adopt bool) expression.ConditionBuilder {
+	if adopt {
+		return e.isOwnType().Or(e.isAdopted())
+	}
+	return e.isOwnType()
+}
+
+// absentOrOwnType: no item has the key, or the item that has it is of this
+// entity type (or untyped, when the write adopts). It guards a Put that
+// may create or replace, and an unversioned Delete.
+func (e *Entity[T]) absentOrOwnType(adopt bool) expression.ConditionBuilder {
+	return e.notExists().Or(e.isOwn(adopt))
+}
+
+// versionIs: the version attribute holds n.
+func (e *Entity[T]) versionIs(n int64) expression.ConditionBuilder {
+	return name(e.version).Equal(expression.Value(&types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}))
+}
+
+// adoptedAt: an untyped item exists at version n, a missing version
+// being version 0 (an item that keyfirst never wrote).
+func (e *Entity[T]) adoptedAt(n int64) expression.ConditionBuilder {
+	v := e.versionIs(n)
+	if n == 0 {
+		v = v.Or(name(e.version).AttributeNotExists())
+	}
+	return e.isAdopted().And(v)
+}
+
+// hasVersion: an item of this type exists with version n (or, when the
+// write adopts, an untyped one at version n).
+func (e *Entity[T]) hasVersion(n int64, adopt bool) expression.ConditionBuilder {
+	own := e.isOwnType().And(e.versionIs(n))
+	if adopt {
+		return own.Or(e.adoptedAt(n))
+	}
+	return own
 }
 
 // unchanged: every attribute this entity reads or writes is as in old,
@@ -206,36 +240,62 @@ type guard struct {
 	kind     guardKind
 	expected int64                           // guardVersion
 	read     map[string]types.AttributeValue // guardUnchanged: the item as read
+	// adopt: the entity adopts an untyped item with the write's key
+	// ([Entity.adoptGuard]), which the guard then accepts as its own; for
+	// guardAbsent (a versioned Put of version 0, never CreateOnly), one
+	// without a version.
+	adopt bool
 }
 
 // condition is g as a condition expression.
 func (e *Entity[T]) condition(g guard) expression.ConditionBuilder {
 	switch g.kind {
 	case guardAbsent:
+		if g.adopt && e.version != "" {
+			return e.notExists().Or(e.adoptedAt(0))
+		}
 		return e.notExists()
 	case guardOwn:
-		return e.isOwnType()
+		return e.isOwn(g.adopt)
 	case guardVersion:
-		return e.hasVersion(g.expected)
+		return e.hasVersion(g.expected, g.adopt)
 	case guardUnchanged:
 		return e.unchanged(g.read)
 	}
-	return e.absentOrOwnType()
+	return e.absentOrOwnType(g.adopt)
+}
+
+// adoptedItem reports whether stored, the item as DynamoDB returned it
+// with a failed condition, is one g accepts as this entity's although
+// untyped.
+func (e *Entity[T]) adoptedItem(g guard, stored map[string]types.AttributeValue) bool {
+	_, typed := e.table.storedType(stored)
+	return g.adopt && len(stored) > 0 && !typed
+}
+
+// storedVersionIs reports whether stored holds version n: its version
+// attribute, or none for 0 on an adopted item.
+func (e *Entity[T]) storedVersionIs(g guard, stored map[string]types.AttributeValue, n int64) bool {
+	v, ok := stored[e.version].(*types.AttributeValueMemberN)
+	if ok {
+		return v.Value == strconv.FormatInt(n, 10)
+	}
+	return n == 0 && e.adoptedItem(g, stored) && stored[e.version] == nil
 }
 
 // holds reports whether g holds on stored, the item as DynamoDB returned
 // it with a failed condition (nil: no item).
 func (e *Entity[T]) holds(g guard, stored map[string]types.AttributeValue) bool {
 	found := len(stored) > 0
-	own := itemType(stored, e.table.typeAttr) == e.typeName
+	adopted := e.adoptedItem(g, stored)
+	own := itemType(stored, e.table.typeAttr) == e.typeName || adopted
 	switch g.kind {
 	case guardAbsent:
-		return !found
+		return !found || adopted && e.version != "" && e.storedVersionIs(g, stored, 0)
 	case guardOwn:
 		return found && own
 	case guardVersion:
-		n, ok := stored[e.version].(*types.AttributeValueMemberN)
-		return found && own && ok && n.Value == strconv.FormatInt(g.expected, 10)
+		return found && own && e.storedVersionIs(g, stored, g.expected)
 	case guardUnchanged:
 		return found && sameAttributes(e.guarded, g.read, stored)
 	}
@@ -266,10 +326,11 @@ func (e *Entity[T]) conditionError(stored map[string]types.AttributeValue, g gua
 			}
 		}
 	}
+	adopted := e.adoptedItem(g, stored)
 	switch {
-	case g.kind == guardAbsent:
+	case g.kind == guardAbsent && !adopted:
 		ce.Err = ErrAlreadyExists
-	case ce.Found && ce.FoundType != e.typeName:
+	case ce.Found && ce.FoundType != e.typeName && !adopted:
 		ce.Err = ErrWrongEntityType
 	case e.version == "" && !ce.Found:
 		ce.Err = ErrNotFound
@@ -353,6 +414,9 @@ func (e *Entity[T]) updateExpression(p itemPlan[T], g guard, cond expression.Con
 // (the stored form becomes TimeKeyLayout), the stored one otherwise;
 // with no image, if_not_exists(n, av).
 func (e *Entity[T]) setValue(n string, av types.AttributeValue, read map[string]types.AttributeValue) expression.OperandBuilder {
+	if n == e.life.expires && e.life.fromCreated() {
+		return e.keptExpiry(av, read) // derived from the created time, kept with it
+	}
 	if n != e.life.created {
 		return expression.Value(av)
 	}
@@ -398,6 +462,8 @@ var guardCache sync.Map // guardCacheKey -> built
 type guardCacheKey struct {
 	typeAttr, typeName, pk string
 	kind                   guardKind
+	adopt                  bool
+	version                string
 }
 
 // guardExpression builds g's condition, and extra too when it is set.
@@ -405,7 +471,10 @@ func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) 
 	if extra.IsSet() || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
 		return e.build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
 	}
-	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind}
+	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind, adopt: g.adopt}
+	if g.adopt {
+		k.version = e.version
+	}
 	if x, ok := guardCache.Load(k); ok {
 		return x.(built), nil
 	}

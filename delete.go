@@ -51,6 +51,9 @@ func (e *Entity[T]) planDelete(v *T, extra expression.ConditionBuilder) (planned
 	if e.version != "" {
 		w.guard = guard{kind: guardVersion, expected: e.versionOf(v)}
 	}
+	if err = e.adoptGuard(&w.guard, w.plan.key); err != nil {
+		return w, err
+	}
 	w.x, err = e.guardExpression(w.guard, extra)
 	return w, err
 }

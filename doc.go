@@ -346,6 +346,16 @@
 //     none, a time before 1970 and a missing required one
 //     ([EntitySpec.ExpiresRequired]) are refused before any request
 //     ([ItemExpires]).
+//   - Or the expiry is a duration after another time field of T
+//     ([EntitySpec.ExpiresAfter], [ExpiresAfter]: 30 days after Created,
+//     or after Updated for an expiry that slides with each write). The
+//     TTL attribute is then derived, as a key is: every write's plan
+//     computes it from the field, and a partial update that stores the
+//     field (a Set, a Remove, the updated time it stamps) SETs or REMOVEs
+//     it in the same write, so it never goes stale. From the created time
+//     it is kept as the created time is (if_not_exists, or the stored
+//     created time's). One entity declares Expires or ExpiresAfter, not
+//     both ([EntityLifecycle]).
 //
 // # Expired items
 //
@@ -358,6 +368,9 @@
 // exact by reading the pages that take; the items dropped cost what any
 // item read costs, and the capacity reported counts them. A partition
 // with many expired items not yet deleted costs that much more to read.
+// A collection read drops each item by its own entity's expiry
+// ([Table.Expired]; an item of an entity without one is never dropped),
+// and a scan drops them the same way (query.Scan.WithoutExpired).
 // # Adopting an existing table
 //
 // Items written by another program have no entity-type attribute, and
@@ -369,9 +382,21 @@
 // two entities claim, or none, is a [*ClaimError] with its key, never a
 // guess. Every write stores the type attribute; the migrate package's
 // backfill stores it on every adopted item (a dry run counts them first,
-// Counts.Adopted), after which Adopt can go. Writes guarded by the stored
-// type (a Put replacing an item, a versioned write) refuse an untyped
-// item until then; Modify of an unversioned entity takes it.
+// Counts.Adopted), after which Adopt can go.
+//
+// Writes take over an adopted item without waiting for the backfill:
+// when the entity's Adopt claims the key of a write (decided in Go,
+// before the request), every write path (Put, Replace, Modify, the
+// partial Update, Delete, and their transaction actions) guards on
+// "of this type or untyped" rather than "of this type", and a versioned
+// entity reads an untyped item's missing version as version 0 (Put of
+// version 0, or Replace of version 0, takes it; the write stores version
+// 1 and the type). An untyped item at a key that another entity claims,
+// or none, is still refused ([ErrWrongEntityType]), and a key that this
+// entity and another both claim is a [*ClaimError] before any request
+// ([ErrAmbiguousEntityType]). [CreateOnly] still means no item at all.
+// A transaction's condition check ([Entity.TransactCheck]) still
+// requires the stored type.
 //
 // # Optimistic locking
 //

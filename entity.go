@@ -76,8 +76,15 @@ type EntitySpec[T any] struct {
 	// items that DynamoDB has not deleted yet unless asked not to (see
 	// "Expired items" in the package doc).
 	Expires string
-	// ExpiresRequired refuses, before any request, an item whose Expires
-	// field is zero ([ItemExpires]).
+	// ExpiresAfter derives the expiry from another time.Time field of T
+	// instead: the item expires After its Field (Created for "30 days
+	// after creation", Updated for "30 days after the last write"). The
+	// TimeToLive attribute is then derived, like a key, on every write
+	// path; one entity declares Expires or ExpiresAfter, not both
+	// ([EntityLifecycle]). See [ExpiresAfter].
+	ExpiresAfter ExpiresAfter
+	// ExpiresRequired refuses, before any request, an item without expiry
+	// (a zero Expires field, or a zero ExpiresAfter.Field) ([ItemExpires]).
 	ExpiresRequired bool
 	// Clock gives the time of each write (Created, Updated); nil is
 	// time.Now. Tests replace it to set the time rather than sleep. Its
@@ -89,8 +96,10 @@ type EntitySpec[T any] struct {
 	// a sort key). Reads then decode such items as this entity; an item
 	// that the Adopt of two entities claims is an error with its key
 	// ([*ClaimError], [ErrAmbiguousEntityType]), never a guess. Every write stores the
-	// type attribute, and a migrate backfill stores it on every stored
-	// item, after which Adopt can be dropped. It must be a pure function
+	// type attribute, and takes over an untyped item at a key Adopt
+	// claims (a missing version is version 0; see the package doc,
+	// Adopting an existing table); a migrate backfill stores the type on
+	// every stored item, after which Adopt can be dropped. It must be a pure function
 	// of the key, safe for concurrent use. Nil: untyped items are not
 	// this entity's. See [Table.Classify].
 	Adopt func(pk, sk types.AttributeValue) bool
@@ -121,6 +130,8 @@ type Entity[T any] struct {
 	known      []string
 	// guarded are the attributes Modify's condition compares.
 	guarded []string
+	// adopt is EntitySpec.Adopt: the untyped items a write may take over.
+	adopt func(pk, sk types.AttributeValue) bool
 	// patterns are the patterns the entity binds, decls the declarations
 	// of its bindings (EntitySpec.Keys).
 	patterns map[*pattern]bool
@@ -189,6 +200,8 @@ type registered struct {
 	patterns map[*pattern]bool
 	// adopt is EntitySpec.Adopt.
 	adopt func(pk, sk types.AttributeValue) bool
+	// expires is the attribute of the entity's expiry, "" for none.
+	expires string
 }
 
 // NewEntity validates spec against the table and T, registers the entity
@@ -218,6 +231,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	}
 	sort.Strings(e.known)
 	e.guarded = e.guardedAttributes()
+	e.adopt = spec.Adopt
 	e.updateRefused = e.updatable()
 	e.patterns, e.decls = map[*pattern]bool{}, map[*declaration]bool{}
 	for _, k := range b.bound {
@@ -226,7 +240,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	for _, kb := range spec.Keys {
 		e.decls[kb.decl] = true
 	}
-	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, adopt: spec.Adopt, decode: func(item map[string]types.AttributeValue) (any, error) {
+	r := registered{scannable: b.scannable, fields: e.fieldNames, known: e.known, patterns: e.patterns, adopt: spec.Adopt, expires: e.life.expires, decode: func(item map[string]types.AttributeValue) (any, error) {
 		return e.decode(item)
 	}}
 	if err := table.register(spec.Type, r, func(index string, p EntityProblem, detail string) error {

@@ -97,8 +97,8 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		return p, e.encodeError(err)
 	}
 	size += n
-	if len(e.life.fields) > 0 {
-		if n, err = e.lifeValues(v, p.item); err != nil {
+	if len(e.life.fields) > 0 || e.life.after != nil {
+		if n, err = e.lifeValues(v, &p); err != nil {
 			return p, err
 		}
 		size += n

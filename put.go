@@ -115,6 +115,12 @@ func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBui
 	if w.plan, err = e.plan(v, w.next); err != nil {
 		return w, err
 	}
+	if err := e.adoptGuard(&w.guard, w.plan.key); err != nil {
+		return w, err
+	}
+	if createOnly {
+		w.guard.adopt = false // no item at all, adopted or not
+	}
 	if e.keepsCreated() {
 		w.x, err = e.updateOf("Put", w.plan, w.guard, extra)
 		return w, err

@@ -59,6 +59,9 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 	if err != nil {
 		return item, err
 	}
+	if err := e.adoptGuard(&g, p.key); err != nil {
+		return item, err
+	}
 	stored, err := e.writePlan(ctx, api, op, p, g, o)
 	if err != nil {
 		return item, err
@@ -101,7 +104,10 @@ func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expre
 	if w.plan, err = e.plan(v, next); err != nil {
 		return w, err
 	}
-	w.x, err = e.updateOf(op, w.plan, g, extra)
+	if err = e.adoptGuard(&w.guard, w.plan.key); err != nil {
+		return w, err
+	}
+	w.x, err = e.updateOf(op, w.plan, w.guard, extra)
 	return w, err
 }
 

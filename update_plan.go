@@ -101,13 +101,28 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	if err := p.storeFields(); err != nil {
 		return partialWrite{}, err
 	}
+	adopt, err := e.adopts(key)
+	if err != nil {
+		return partialWrite{}, err
+	}
+	if adopt {
+		// An adopted item gets its type, as by every whole write.
+		p.ub = p.ub.Set(name(e.table.typeAttr), expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
+	}
 	if e.version != "" {
 		p.ub = p.ub.Add(name(e.version), expression.Value(&types.AttributeValueMemberN{Value: "1"}))
 		limit := &types.AttributeValueMemberN{Value: strconv.FormatInt(e.versionMax, 10)}
 		attr := e.version
+		below := name(attr).LessThan(expression.Value(limit))
+		if adopt {
+			// An adopted item without a version is at version 0.
+			below = below.Or(name(attr).AttributeNotExists())
+		}
 		p.conds = append(p.conds, namedCond{text: func() string { return fmt.Sprintf("%s < %s (the version field's limit)", attr, limit.Value) }, c: compiledCond{
-			cb:   name(attr).LessThan(expression.Value(limit)),
-			eval: func(item map[string]types.AttributeValue) bool { return avequal.Compare(item[attr], limit) < 0 },
+			cb: below,
+			eval: func(item map[string]types.AttributeValue) bool {
+				return adopt && item[attr] == nil || avequal.Compare(item[attr], limit) < 0
+			},
 		}})
 	}
 	for _, part := range u.cond.conjuncts() {
@@ -123,7 +138,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		}
 		p.conds = append(p.conds, nc)
 	}
-	cond := e.isOwnType()
+	cond := e.isOwn(adopt)
 	for _, c := range p.conds {
 		cond = cond.And(c.c.cb)
 	}
@@ -136,18 +151,20 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	}
 	conds := p.conds
 	return partialWrite{x: x, size: p.size, explain: func(stored map[string]types.AttributeValue) *ConditionError {
-		return e.explainUpdate(stored, conds)
+		return e.explainUpdate(stored, conds, adopt)
 	}}, nil
 }
 
-// explainUpdate says why an update's condition failed on stored.
-func (e *Entity[T]) explainUpdate(stored map[string]types.AttributeValue, conds []namedCond) *ConditionError {
-	ce := e.conditionError(stored, guard{kind: guardOwn})
+// explainUpdate says why an update's condition failed on stored (adopt:
+// the update adopts an untyped item).
+func (e *Entity[T]) explainUpdate(stored map[string]types.AttributeValue, conds []namedCond, adopt bool) *ConditionError {
+	g := guard{kind: guardOwn, adopt: adopt}
+	ce := e.conditionError(stored, g)
 	if !ce.Found {
 		ce.Err = ErrNotFound
 		return ce
 	}
-	if ce.FoundType != e.typeName {
+	if ce.FoundType != e.typeName && !e.adoptedItem(g, stored) {
 		return ce
 	}
 	for _, c := range conds {
@@ -432,6 +449,11 @@ func (p *partialPlan[T]) storeFields() error {
 				return err
 			}
 			present = av != nil
+		}
+		if a := e.life.after; a != nil && f.GoName == a.source.goName {
+			if err := p.storeExpiry(); err != nil { // the derived expiry follows its field
+				return err
+			}
 		}
 		for _, g := range e.groups {
 			for _, d := range g.fields {

@@ -172,12 +172,9 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	}
 	p.limit = q.limit
 	if q.dropExpired {
-		e := src.entity
-		if e == nil || src.decode != nil || e.ExpiresAttribute() == "" {
-			return nil, f.fail("", ProblemExpired, "WithoutExpired needs a read of one entity that declares its expiry (EntitySpec.Expires), decoded whole", nil)
+		if p.expired, err = src.expiredFunc(f, p.decoding, q.expiredAt); err != nil {
+			return nil, err
 		}
-		now := q.expiredAt
-		p.expired = func(it item) bool { return e.Expired(it, now) }
 	}
 
 	tp, err := sh.template(terms, len(sortTerms))

@@ -165,7 +165,10 @@
 // has passed until DynamoDB deletes them, as DynamoDB does.
 // [Query.WithoutExpired] drops them after the read: Limit stays exact
 // (more pages are read), the capacity reported includes the items
-// dropped, and [Page.Expired] counts them.
+// dropped, and [Page.Expired] counts them. A collection drops each item
+// by its own entity's expiry ([keyfirst.Table.Expired]): the items of an
+// entity without one are never dropped. [Scan.WithoutExpired] drops
+// them from a scan the same way.
 //
 // # Items that do not decode
 //

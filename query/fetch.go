@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 
 	"github.com/keyfirst/keyfirst"
 )
@@ -54,8 +55,17 @@ type Fetched[T any] struct {
 // keys, the keys DynamoDB leaves unprocessed retried, the items returned
 // in the order of their keys. optFns are the query's (see [Query.Page]);
 // a [keyfirst.WithCapacity] target among them also receives the fetch's
-// cost, which Fetched reports apart. The fetch reads eventually
-// consistently, as the GSI itself does.
+// cost, which Fetched reports apart.
+//
+// The fetch reads eventually consistently, as a GSI itself does, unless
+// optFns hold [keyfirst.ConsistentRead]: the BatchGetItem then reads
+// strongly consistently (ConsistentRead on its keys), which DynamoDB
+// allows on the table whatever the first step read, at twice the read
+// capacity. The option is the fetch's alone: the keys' read is the
+// query's, consistent only by [Query.ConsistentRead], which a GSI refuses
+// ([ProblemConsistentRead]) as DynamoDB does. A consistent fetch sees
+// every write acknowledged before it, so an item the index listed and a
+// writer deleted since is in Missing, never returned stale.
 //
 // The two steps are two reads, not one snapshot: an item changed between
 // them is returned as the table holds it at the fetch (its index key may
@@ -75,12 +85,17 @@ func (k KeysQuery[T]) Fetch(ctx context.Context, client FetchAPI, optFns ...func
 	if e == nil {
 		return out, &Error{Problem: ProblemSource, Detail: "query.Keys takes an entity read: start it from query.On"}
 	}
+	queryFns, fetchFns := optFns, []func(*keyfirst.Options){keyfirst.WithCapacity(&out.FetchCapacity)}
+	if o, err := keyfirst.Apply("Fetch", optFns); err == nil && o.ConsistentRead { // Page reports a bad option
+		queryFns = append(slices.Clip(optFns), func(o *keyfirst.Options) { o.ConsistentRead = false })
+		fetchFns = append(fetchFns, keyfirst.ConsistentRead())
+	}
 	var page Page[struct{}]
 	var err error
 	if client == nil {
-		page, err = View[struct{}](k.q).Page(ctx, nil, optFns...) // refused before any request
+		page, err = View[struct{}](k.q).Page(ctx, nil, queryFns...) // refused before any request
 	} else {
-		page, err = View[struct{}](k.q).Page(ctx, client, optFns...)
+		page, err = View[struct{}](k.q).Page(ctx, client, queryFns...)
 	}
 	out.Next, out.QueryCapacity = page.Next, page.Capacity
 	if err != nil {
@@ -95,7 +110,7 @@ func (k KeysQuery[T]) Fetch(ctx context.Context, client FetchAPI, optFns ...func
 	if len(found) == 0 {
 		return out, nil
 	}
-	items, err := e.BatchGet(ctx, client, found, keyfirst.WithCapacity(&out.FetchCapacity))
+	items, err := e.BatchGet(ctx, client, found, fetchFns...)
 	if o, _ := keyfirst.Apply("Fetch", optFns); o.Capacity != nil { // checked by Page
 		o.Capacity.Add(out.FetchCapacity)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -111,6 +112,25 @@ func TestKeysFetch(t *testing.T) {
 		}
 	})
 
+	t.Run("consistent fetch", func(t *testing.T) {
+		var consistent []bool
+		c := fetchClient{Client: client, batchGet: func(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
+			for _, ka := range in.RequestItems {
+				consistent = append(consistent, aws.ToBool(ka.ConsistentRead))
+			}
+			return client.BatchGetItem(ctx, in)
+		}}
+		got, err := query.Keys(query.On(keysOnly, openOrdersIx, "OPEN#0").Limit(50)).Fetch(ctx, c, keyfirst.ConsistentRead())
+		if err != nil || !slices.Equal(got.Items, want.Items) || !slices.Equal(consistent, []bool{true}) {
+			t.Fatalf("fetched %d items, consistent %v, %v", len(got.Items), consistent, err)
+		}
+		// 50 items of one 4 KB block each: a unit each read consistently
+		// (half a unit eventually consistently), the keys as before.
+		if got.FetchCapacity.Total != 50 || got.QueryCapacity.Total != 0.5 {
+			t.Fatalf("query %+v, fetch %+v", got.QueryCapacity, got.FetchCapacity)
+		}
+	})
+
 	t.Run("unprocessed keys retried", func(t *testing.T) {
 		var calls atomic.Int32
 		c := fetchClient{Client: client, batchGet: func(ctx context.Context, in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
@@ -194,6 +214,10 @@ func TestKeysFetchBadInput(t *testing.T) {
 			_, err := query.Keys(query.On(orders, openOrdersIx, "")).Fetch(context.Background(), c)
 			return err
 		}, query.ProblemPartition},
+		{"consistent keys of a GSI", func(c query.FetchAPI) error {
+			_, err := query.Keys(query.On(orders, openOrdersIx, "OPEN#0").ConsistentRead()).Fetch(context.Background(), c, keyfirst.ConsistentRead())
+			return err
+		}, query.ProblemConsistentRead},
 		{"a nil client", func(query.FetchAPI) error {
 			_, err := query.Keys(query.On(orders, openOrdersIx, "OPEN#0")).Fetch(context.Background(), nil)
 			return err

@@ -206,8 +206,11 @@ func (q Query[T]) Limit(n int) Query[T] {
 // no filter expression is sent, and the dropped items cost what any item
 // read costs: the capacity reported includes them ([Page.Expired] counts
 // them). Pass the clock's time (time.Now(), or a test's). It needs a read
-// of one entity that declares an expiry, decoded whole ([ProblemExpired]
-// otherwise).
+// of one entity that declares an expiry, decoded whole, or a collection
+// ([CollectionOn]) of an index that projects every attribute: each item
+// is then dropped by its own entity's expiry ([keyfirst.Table.Expired]),
+// and the items of an entity without expiry are never dropped
+// ([ProblemExpired] otherwise).
 func (q Query[T]) WithoutExpired(now time.Time) Query[T] {
 	q.dropExpired, q.expiredAt = true, now
 	return q

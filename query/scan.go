@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -47,6 +48,9 @@ type scanSpec struct {
 	segmentsOK bool // Segments was called
 	consistent bool
 	fromErr    error // a pattern that carries an error or that the entity does not bind
+	// dropExpired: WithoutExpired(expiredAt).
+	dropExpired bool
+	expiredAt   time.Time
 }
 
 // ScanOn starts a scan of the index of pattern p, which entity e binds
@@ -83,6 +87,18 @@ func (s Scan[T]) Segments(n int) Scan[T] {
 // secondary index ([ProblemConsistentRead]).
 func (s Scan[T]) ConsistentRead() Scan[T] {
 	s.consistent = true
+	return s
+}
+
+// WithoutExpired drops, after the read, the items that have expired at
+// now, as [Query.WithoutExpired] does: no filter expression is sent, and
+// the dropped items cost what any item read costs (the capacity reported
+// includes them). A scan has no Limit and no page, so it reads to the
+// end as ever and yields the items that have not expired. It needs a
+// scan of one entity that declares an expiry, decoded whole
+// ([ProblemExpired] otherwise; a [ScanView] is refused).
+func (s Scan[T]) WithoutExpired(now time.Time) Scan[T] {
+	s.dropExpired, s.expiredAt = true, now
 	return s
 }
 
@@ -139,6 +155,11 @@ func (s Scan[T]) plan(optFns []func(*keyfirst.Options)) (*scanPlan, error) {
 		return nil, err
 	}
 	p.decoding = d
+	if s.dropExpired {
+		if p.expired, err = s.src.expiredFunc(f, d, s.expiredAt); err != nil {
+			return nil, err
+		}
+	}
 	p.input = dynamodb.ScanInput{
 		TableName:              aws.String(p.table),
 		IndexName:              aws.String(p.index),
@@ -244,6 +265,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfir
 				return
 			}
 			for _, it := range b.items {
+				if p.expired != nil && p.expired(it) {
+					continue
+				}
 				v, err := s.src.decodeItem(it, p.decoding)
 				if err != nil {
 					yield(zero, p.decodeError("Scan", it, err, false))
