@@ -19,6 +19,8 @@
 //	stream        a table's DynamoDB stream as typed changes with their
 //	              index transitions, and a consumer of it; its Lambda
 //	              adapter is stream/lambdastream, a module of its own
+//	observe/otelkf  OpenTelemetry spans and metrics of every request, a
+//	              module of its own (the hook is the root's Observer)
 //	query, sparse key-condition-only reads; what a sparse index costs on each write
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
