@@ -1,7 +1,7 @@
 # keyfirst: the two commands of the README, and what they need.
 #   make test      no tracked binaries, vet, fuzz targets, race-enabled tests against DynamoDB Local,
 #                  and those of the modules of their own: testcontainers' (make tclocal) and
-#                  the Lambda adapter's (make lambdastream)
+#                  the Lambda adapter's (make lambdastream) and the OpenTelemetry adapter's (make otelkf)
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
 
@@ -22,7 +22,7 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal lambdastream
+.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal lambdastream otelkf
 
 # The fuzz targets run first, so that go test's summary closes the output.
 test: tracked vet staticcheck docker image
@@ -31,6 +31,7 @@ test: tracked vet staticcheck docker image
 	@echo "go test -race -count=1 ./..."; rc=0; go test -race -count=1 ./... || rc=$$?; \
 	  $(MAKE) --no-print-directory tclocal || rc=1; \
 	  $(MAKE) --no-print-directory lambdastream || rc=1; \
+	  $(MAKE) --no-print-directory otelkf || rc=1; \
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 example: docker image
@@ -91,6 +92,12 @@ tclocal:
 # its own, as the core's tests.
 lambdastream:
 	cd stream/lambdastream && go vet ./... && go run $(STATICCHECK) ./... && go test -race -count=1 ./...
+
+# The module observe/otelkf (a go.mod of its own, so that a module
+# importing keyfirst's core packages gets no OpenTelemetry): vet,
+# staticcheck and its tests, as lambdastream's.
+otelkf:
+	cd observe/otelkf && go vet ./... && go run $(STATICCHECK) ./... && go test -race -count=1 ./...
 
 # Report and remove the containers this run left behind (a test binary
 # killed before it could remove its own, whose container is still ending);

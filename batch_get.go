@@ -70,6 +70,7 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	found := make([]T, len(keys))
 	have := make([]bool, len(keys))
 	var undecodable []error
+	seq := 0
 	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
 		for i, at := range chunk {
@@ -78,10 +79,13 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 		if o.ConsistentRead {
 			ka.ConsistentRead = aws.Bool(true)
 		}
-		out, err := api.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+		in := &dynamodb.BatchGetItemInput{
 			RequestItems:           map[string]types.KeysAndAttributes{e.table.name: ka},
 			ReturnConsumedCapacity: o.returnCapacity(),
-		})
+		}
+		seq++
+		out, err := Send(ctx, e.table, Request{Call: "BatchGet", Entity: e.typeName, Seq: seq, Input: in},
+			func(ctx context.Context) (*dynamodb.BatchGetItemOutput, error) { return api.BatchGetItem(ctx, in) })
 		if out != nil {
 			o.Capacity.AddRead(out.ConsumedCapacity...)
 		}

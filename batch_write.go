@@ -137,6 +137,7 @@ func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []Wr
 		}
 		index[r.key] = i
 	}
+	seq := 0
 	left, err := drain(ctx, o, len(reqs), MaxBatchWrite, func(ctx context.Context, chunk []int) ([]int, error) {
 		wrs := make([]types.WriteRequest, len(chunk))
 		for i, at := range chunk {
@@ -146,10 +147,13 @@ func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []Wr
 				wrs[i].DeleteRequest = &types.DeleteRequest{Key: r.del}
 			}
 		}
-		out, err := api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+		in := &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{t.name: wrs},
 			ReturnConsumedCapacity: o.returnCapacity(),
-		})
+		}
+		seq++
+		out, err := Send(ctx, t, Request{Call: "BatchWrite", Seq: seq, Input: in},
+			func(ctx context.Context) (*dynamodb.BatchWriteItemOutput, error) { return api.BatchWriteItem(ctx, in) })
 		if out != nil {
 			o.Capacity.AddWrite(out.ConsumedCapacity...)
 		}

@@ -1,6 +1,7 @@
 package keyfirst
 
 import (
+	"context"
 	"errors"
 	"sort"
 	"strconv"
@@ -346,9 +347,9 @@ func (e *Entity[T]) conditionError(stored map[string]types.AttributeValue, g gua
 // write capacity its response reports (consumed) and returns a failed
 // request as an [*OpError] whose cause, for a failed condition, says which
 // ([Entity.conditionFailed]).
-func sendWrite[T, Out any](e *Entity[T], o Options, op string, key Key[T], g guard,
-	send func() (*Out, error), consumed func(*Out) *types.ConsumedCapacity) error {
-	out, err := send()
+func sendWrite[T, Out any](ctx context.Context, e *Entity[T], o Options, op string, key Key[T], g guard, in any,
+	send func(context.Context) (*Out, error), consumed func(*Out) *types.ConsumedCapacity) error {
+	out, err := Send(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in}, send)
 	if out != nil {
 		o.Capacity.addOne(true, consumed(out))
 	}

@@ -34,8 +34,8 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 		ReturnValuesOnConditionCheckFailure: del.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	return sendWrite(e, o, "Delete", w.plan.key, w.guard,
-		func() (*dynamodb.DeleteItemOutput, error) { return api.DeleteItem(ctx, in) },
+	return sendWrite(ctx, e, o, "Delete", w.plan.key, w.guard, in,
+		func(ctx context.Context) (*dynamodb.DeleteItemOutput, error) { return api.DeleteItem(ctx, in) },
 		func(out *dynamodb.DeleteItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 }
 

@@ -19,6 +19,8 @@
 //	stream        a table's DynamoDB stream as typed changes with their
 //	              index transitions, and a consumer of it; its Lambda
 //	              adapter is stream/lambdastream, a module of its own
+//	observe/otelkf  OpenTelemetry spans and metrics of every request, a
+//	              module of its own (the hook is the root's Observer)
 //	query, sparse key-condition-only reads; what a sparse index costs on each write
 //	keyfirst      schema, entities, derived keys, item operations, batches
 //	keys          pure codecs: composite sort keys whose byte order is the
@@ -450,6 +452,24 @@
 // the table and per index ([Capacity], [WithCapacity],
 // ReturnConsumedCapacity=INDEXES). A write refused by its condition reports
 // nothing: DynamoDB's error carries no figures, although AWS bills it.
+//
+// # Seeing what keyfirst sends
+//
+// [Table.Observed] binds a table to an [Observer], once: every request
+// that any package sends on the binding (item operations, each request of
+// a batch and its retry rounds, each page of a query, of a scan segment
+// and of a shard, each attempt of a transaction, a backfill's scans, a
+// stream's reads) is shown to it as a [Request] in the model's terms (the
+// call, the table, the entity type, the index, the key condition with its
+// values, [Request.KeyCondition]) before it is sent, with the context the
+// request then carries, and with its [Result] after (items read and
+// returned, the [Capacity] consumed on the table and on each index, the
+// latency, the SDK's error). With an Observer every request asks for its
+// consumed capacity. Long work reports its [Progress] to the same
+// Observer. [Table.Named] and [Entity.In] keep it. [SlogObserver] logs
+// with log/slog; the module github.com/keyfirst/keyfirst/observe/otelkf
+// makes OpenTelemetry spans and metrics. [Send] shows a request of your
+// own to the Observer. Without an Observer the hook costs a nil check.
 //
 // # Errors
 //

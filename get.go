@@ -40,7 +40,8 @@ func (e *Entity[T]) read(ctx context.Context, api GetItemAPI, op string, key Key
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
-	out, err := api.GetItem(ctx, in)
+	out, err := Send(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in},
+		func(ctx context.Context) (*dynamodb.GetItemOutput, error) { return api.GetItem(ctx, in) })
 	if out != nil {
 		o.Capacity.addOne(false, out.ConsumedCapacity)
 	}

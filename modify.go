@@ -89,6 +89,7 @@ func (e *Entity[T]) ModifyE(ctx context.Context, api ModifyAPI, key Key[T], fn f
 	}
 	policy := o.backoff()
 	for attempt := 1; ; attempt++ {
+		o.attempt = attempt
 		v, old, err := e.read(ctx, api, "Modify", key, true, o)
 		if err != nil {
 			return zero, err

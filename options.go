@@ -51,6 +51,8 @@ type Options struct {
 	// [WithNext], txn.Token, shard.WithCost, ...); a call of another
 	// package refuses them.
 	Settings []Setting
+
+	attempt int // Modify's attempt, for Request.Seq (0: a call of one request)
 }
 
 // Setting is a setting that only one package's calls take, kept in

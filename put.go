@@ -59,8 +59,8 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 		ReturnValuesOnConditionCheckFailure: put.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	err = sendWrite(e, o, "Put", w.plan.key, w.guard,
-		func() (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
+	err = sendWrite(ctx, e, o, "Put", w.plan.key, w.guard, in,
+		func(ctx context.Context) (*dynamodb.PutItemOutput, error) { return api.PutItem(ctx, in) },
 		func(out *dynamodb.PutItemOutput) *types.ConsumedCapacity { return out.ConsumedCapacity })
 	if err != nil {
 		return item, err
@@ -142,8 +142,8 @@ func (e *Entity[T]) putUpdate(ctx context.Context, api PutItemAPI, item T, w pla
 	in := e.updateInput(w.plan, w.x, o)
 	in.ReturnValues = types.ReturnValueUpdatedNew
 	var stored map[string]types.AttributeValue
-	err := sendWrite(e, o, "Put", w.plan.key, w.guard,
-		func() (*dynamodb.UpdateItemOutput, error) { return up.UpdateItem(ctx, in) },
+	err := sendWrite(ctx, e, o, "Put", w.plan.key, w.guard, in,
+		func(ctx context.Context) (*dynamodb.UpdateItemOutput, error) { return up.UpdateItem(ctx, in) },
 		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity {
 			stored = out.Attributes
 			return out.ConsumedCapacity

@@ -87,8 +87,8 @@ func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string,
 		in.ReturnValues = types.ReturnValueUpdatedNew
 	}
 	var stored map[string]types.AttributeValue
-	err = sendWrite(e, o, op, p.key, g,
-		func() (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
+	err = sendWrite(ctx, e, o, op, p.key, g, in,
+		func(ctx context.Context) (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
 		func(out *dynamodb.UpdateItemOutput) *types.ConsumedCapacity {
 			stored = out.Attributes
 			return out.ConsumedCapacity

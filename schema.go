@@ -223,7 +223,8 @@ func (k KeySchema) has(name string) bool {
 // bind the same description to another name with [Table.Named]. It is safe
 // for concurrent use.
 type Table struct {
-	name string
+	name     string
+	observer Observer // see Table.Observed
 	*schema
 }
 
@@ -386,7 +387,8 @@ func (t *Table) Name() string { return t.name }
 // one schema declared once (usually at package level, with its entities,
 // patterns and rules), many physical tables (orders-prod, orders-staging,
 // a fresh table per test). The result shares everything with t but the
-// name: the entity types registered on either are registered on both.
+// name (and its [Observer], see [Table.Observed]): the entity types
+// registered on either are registered on both.
 // Bind an entity to it with [Entity.In]; a query of the bound entity or
 // table reads the bound table, and a cursor made on one table is refused
 // on another. Both stay safe for concurrent use. A name DynamoDB would
@@ -401,7 +403,7 @@ func (t *Table) Named(name string) (*Table, error) {
 	if err := v.name("", name, "table"); err != nil {
 		return nil, err
 	}
-	return &Table{name: name, schema: t.schema}, nil
+	return &Table{name: name, observer: t.observer, schema: t.schema}, nil
 }
 
 // SameSchema reports whether t and other are bindings of one description

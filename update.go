@@ -169,7 +169,8 @@ func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, key Key[T], u
 		ReturnValuesOnConditionCheckFailure: up.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	out, err := api.UpdateItem(ctx, in)
+	out, err := Send(ctx, e.table, Request{Call: "Update", Entity: e.typeName, Seq: o.attempt, Input: in},
+		func(ctx context.Context) (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) })
 	if out != nil {
 		o.Capacity.addOne(true, out.ConsumedCapacity)
 	}

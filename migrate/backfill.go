@@ -221,6 +221,7 @@ type runner struct {
 	capacity     *keyfirst.Capacity // WithCapacity's, guarded by mu
 	started      time.Time
 	tableItems   int64
+	tracker      *keyfirst.Tracker // the progress the table's Observer sees
 
 	mu       sync.Mutex // guards what follows
 	cp       *Checkpoint
@@ -369,6 +370,8 @@ func (r *runner) run(ctx context.Context, api API) (*Report, error) {
 	} else if out.Table != nil && out.Table.ItemCount != nil {
 		r.tableItems = *out.Table.ItemCount
 	}
+	share := r.tableItems * int64(r.cp.owned()) / int64(len(r.cp.segments)) // as in progress
+	r.tracker = r.b.Table.Track("migrate.Backfill", max(share-r.previous.Scanned, 0))
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -390,6 +393,7 @@ func (r *runner) run(ctx context.Context, api API) (*Report, error) {
 	stopProgress := r.progressLoop()
 	wg.Wait()
 	stopProgress()
+	r.tracker.Finish(ctx, 0)
 	if err := ctx.Err(); err != nil && r.err == nil {
 		r.err = fmt.Errorf("migrate: backfill %q stopped: %w", r.b.Name, err)
 	}
@@ -511,11 +515,12 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 	if r.b.PageSize > 0 {
 		in.Limit = aws.Int32(r.b.PageSize)
 	}
-	for {
+	for page := 1; ; page++ {
 		var out *dynamodb.ScanOutput
 		err := retryThrottled(ctx, func() error {
 			var err error
-			out, err = api.Scan(ctx, in)
+			out, err = keyfirst.Send(ctx, r.b.Table, keyfirst.Request{Call: "migrate.Backfill", Seq: page, Segment: seg, Input: in},
+				func(ctx context.Context) (*dynamodb.ScanOutput, error) { return api.Scan(ctx, in) })
 			return err
 		})
 		if err != nil {
@@ -543,6 +548,7 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 			r.counts.add(counted)
 			r.mu.Unlock()
 		}
+		r.tracker.Add(ctx, int64(len(out.Items)))
 		r.mu.Lock()
 		r.cp.segments[seg].done = len(out.LastEvaluatedKey) == 0
 		r.cp.segments[seg].last = out.LastEvaluatedKey

@@ -25,6 +25,10 @@ const (
 // shape's template and the call's values), and what its cursors need.
 type plan struct {
 	table, index string
+	// bound is the table bound, whose Observer sees the requests, and
+	// entity the entity type read (empty for a collection).
+	bound  *keyfirst.Table
+	entity string
 	// keyAttrs is the key of an item in the index: the table's key
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
@@ -116,7 +120,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.On(entity, pattern, partition) or query.CollectionOn(table, pattern, partition), with a non-nil entity or table"}
 	}
 	t := src.table
-	p := &plan{table: t.Name(), index: q.index}
+	p := &plan{table: t.Name(), index: q.index, bound: t, entity: src.entityType()}
 	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
 		var err error
 		if p.opts, err = resolve("Query", p.table, p.index, src.opts, optFns); err != nil {

@@ -72,6 +72,14 @@ type source[T any] struct {
 	reads  reads
 }
 
+// entityType is the entity type read, empty for a collection.
+func (s *source[T]) entityType() string {
+	if s.entity == nil {
+		return ""
+	}
+	return s.entity.Type()
+}
+
 // sortSpec is the recorded sort key condition: none, a keys.Cond or a raw
 // attribute condition. The rarer raw condition is kept by pointer, so
 // that the Query every builder method copies stays small.

@@ -111,7 +111,9 @@ func (p *plan) queryInput(start item, limit int) *dynamodb.QueryInput {
 // queryFetch sends the plan's Query requests with client.
 func (p *plan) queryFetch(client keyfirst.QueryAPI) fetch {
 	return func(ctx context.Context, n int, start item, limit int) (response, error) {
-		out, err := client.Query(ctx, p.queryInput(start, limit))
+		in := p.queryInput(start, limit)
+		out, err := keyfirst.Send(ctx, p.bound, keyfirst.Request{Call: "query.Query", Entity: p.entity, Seq: n, Input: in},
+			func(ctx context.Context) (*dynamodb.QueryOutput, error) { return client.Query(ctx, in) })
 		if err != nil {
 			return response{}, &RequestError{Op: "Query", Table: p.table, Index: p.index, Request: n, Err: err}
 		}

@@ -116,7 +116,7 @@ func (s Scan[T]) plan(optFns []func(*keyfirst.Options)) (*scanPlan, error) {
 	}
 	t := s.src.table
 	f := failer{table: t.Name(), index: s.index}
-	p := &scanPlan{plan: plan{table: t.Name(), index: s.index}, segments: 1}
+	p := &scanPlan{plan: plan{table: t.Name(), index: s.index, bound: t, entity: s.src.entityType()}, segments: 1}
 	var err error
 	if p.opts, err = resolve("Scan", p.table, p.index, s.src.opts, optFns); err != nil {
 		return nil, err
@@ -191,7 +191,8 @@ func (p *scanPlan) scanFetch(client ScanAPI, segment int) fetch {
 		if p.segments > 1 {
 			in.Segment = aws.Int32(int32(segment))
 		}
-		out, err := client.Scan(ctx, &in)
+		out, err := keyfirst.Send(ctx, p.bound, keyfirst.Request{Call: "query.Scan", Entity: p.entity, Seq: n, Segment: segment, Input: &in},
+			func(ctx context.Context) (*dynamodb.ScanOutput, error) { return client.Scan(ctx, &in) })
 		if err != nil {
 			return response{}, &RequestError{Op: "Scan", Table: p.table, Index: p.index, Segment: segment, Request: n, Err: err}
 		}

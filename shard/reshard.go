@@ -208,6 +208,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 		return fail(ReadCursor, "", err)
 	}
 	st.Next = o.from
+	track := e.Table().Track("shard.Reshard", int64(o.items)) // the table's Observer sees the items read
 	for ; at.I < len(x.read); at = (checkpointPayload{I: at.I + 1}) {
 		part := x.read[at.I]
 		q := query.On(e, x.p, part, o.query...).After(query.Cursor(at.C))
@@ -218,6 +219,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			size := reshardPage
 			if o.items > 0 {
 				if size = min(size, o.items-st.Read); size == 0 {
+					track.Finish(ctx, 0)
 					return st, nil
 				}
 			}
@@ -246,6 +248,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 			if err != nil {
 				return st, &ShardError{Shard: at.I, Partition: part, Err: err}
 			}
+			track.Add(ctx, int64(len(page.Items)))
 			if o.progress != nil {
 				o.progress(st)
 			}
@@ -257,6 +260,7 @@ func (x *Index[T, S]) Reshard(ctx context.Context, e *keyfirst.Entity[T], client
 		st.Next = x.checkpoint(table, at.I+1, "", secret)
 	}
 	st.Next = ""
+	track.Finish(ctx, 0)
 	return st, nil
 }
 

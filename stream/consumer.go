@@ -53,6 +53,8 @@ type Consumer struct {
 	client StreamsAPI
 	arn    string
 	opts   Options
+	table  *keyfirst.Table   // whose Observer sees the requests and the progress
+	track  *keyfirst.Tracker // the progress of the round under way
 
 	mu      sync.Mutex
 	cp      Checkpoint
@@ -113,7 +115,7 @@ func NewConsumer(ctx context.Context, db keyfirst.DescribeTableAPI, client Strea
 	if cp.Shards == nil {
 		cp.Shards = map[string]string{}
 	}
-	return &Consumer{client: client, arn: arn, opts: o, cp: cp, changed: make(chan struct{}), wake: make(chan struct{}, 1), iters: map[string]string{}}, nil
+	return &Consumer{client: client, arn: arn, opts: o, table: table, cp: cp, changed: make(chan struct{}), wake: make(chan struct{}, 1), iters: map[string]string{}}, nil
 }
 
 // StreamARN returns the ARN of the stream the consumer reads.
@@ -229,6 +231,12 @@ func (c *Consumer) CaughtUp(ctx context.Context) error {
 // listed) to its current end, children after their parents, and reports
 // whether it found any record.
 func (c *Consumer) round(ctx context.Context, batch func(context.Context, []Record) error) (found bool, err error) {
+	c.track = c.table.Track("stream.Consumer", 0) // the records of the round, reported as they are handled
+	defer func() {
+		if found && err == nil {
+			c.track.Finish(ctx, 0)
+		}
+	}()
 	shards, err := c.shards(ctx)
 	if err != nil {
 		return false, err
@@ -272,7 +280,10 @@ func (c *Consumer) shards(ctx context.Context) ([]streams.Shard, error) {
 	var out []streams.Shard
 	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(c.arn)}
 	for {
-		page, err := c.client.DescribeStream(ctx, in)
+		page, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+			func(ctx context.Context) (*dynamodbstreams.DescribeStreamOutput, error) {
+				return c.client.DescribeStream(ctx, in)
+			})
 		if err != nil {
 			return nil, fmt.Errorf("stream: describe stream: %w", err)
 		}
@@ -294,7 +305,11 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 		if err != nil {
 			return false, n, err
 		}
-		out, err := c.client.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(it), Limit: aws.Int32(c.opts.Limit)})
+		in := &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(it), Limit: aws.Int32(c.opts.Limit)}
+		out, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+			func(ctx context.Context) (*dynamodbstreams.GetRecordsOutput, error) {
+				return c.client.GetRecords(ctx, in)
+			})
 		var expired *streams.ExpiredIteratorException
 		if errors.As(err, &expired) && !renewed {
 			delete(c.iters, shard) // 15 minutes old: a new one from the checkpoint
@@ -317,6 +332,7 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 				return false, n, err
 			}
 			n += len(records)
+			c.track.Add(ctx, int64(len(records)))
 			c.mu.Lock()
 			c.cp.Shards[shard] = records[len(records)-1].SequenceNumber
 			c.mu.Unlock()
@@ -348,7 +364,10 @@ func (c *Consumer) iterator(ctx context.Context, shard string) (string, error) {
 	if ok {
 		in.ShardIteratorType, in.SequenceNumber = streams.ShardIteratorTypeAfterSequenceNumber, aws.String(seq)
 	}
-	out, err := c.client.GetShardIterator(ctx, in)
+	out, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+		func(ctx context.Context) (*dynamodbstreams.GetShardIteratorOutput, error) {
+			return c.client.GetShardIterator(ctx, in)
+		})
 	if err != nil {
 		return "", fmt.Errorf("stream: shard iterator of shard %s: %w", shard, err)
 	}

@@ -29,6 +29,9 @@ type step struct {
 	entity string
 	key    string
 	size   int
+	// table is the table bound, whose Observer sees the transaction (the
+	// first step's).
+	table *keyfirst.Table
 	// explain says why the step's condition failed, from the item
 	// DynamoDB returned with the cancellation (nil: none).
 	explain func(stored map[string]types.AttributeValue) error
@@ -185,7 +188,7 @@ func (op *Op[T]) build(b *builder) (step, error) {
 	if err != nil {
 		return step{}, err
 	}
-	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), key: w.Key(), size: w.Size(),
+	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), key: w.Key(), size: w.Size(), table: op.e.Table(),
 		explain: func(stored map[string]types.AttributeValue) error { return w.Explain(stored) }}, nil
 }
 

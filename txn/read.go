@@ -23,6 +23,8 @@ var _ GetAPI = (*dynamodb.Client)(nil)
 type Reader interface {
 	get() (types.TransactGetItem, keyfirst.ItemID, error)
 	set(item map[string]types.AttributeValue) error
+	// bound is the table of the read's entity (nil without entity).
+	bound() *keyfirst.Table
 	named
 }
 
@@ -47,6 +49,13 @@ func (r *ReadOp[T]) get() (types.TransactGetItem, keyfirst.ItemID, error) {
 		return types.TransactGetItem{}, keyfirst.ItemID{}, errNoEntity
 	}
 	return r.e.TransactGet(r.key)
+}
+
+func (r *ReadOp[T]) bound() *keyfirst.Table {
+	if r.e == nil {
+		return nil
+	}
+	return r.e.Table()
 }
 
 func (r *ReadOp[T]) where() (entity, table, key string) {
@@ -144,10 +153,14 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		first[id] = i
 		items[i] = item
 	}
-	out, err := api.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{
+	in := &dynamodb.TransactGetItemsInput{
 		TransactItems:          items,
 		ReturnConsumedCapacity: o.returnCapacity(),
-	})
+	}
+	out, err := keyfirst.Send(ctx, reads[0].bound(), keyfirst.Request{Call: "txn.Get", Input: in},
+		func(ctx context.Context) (*dynamodb.TransactGetItemsOutput, error) {
+			return api.TransactGetItems(ctx, in)
+		})
 	if out != nil && o.Capacity != nil {
 		o.Capacity.AddRead(out.ConsumedCapacity...)
 	}

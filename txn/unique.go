@@ -320,7 +320,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	t := u.e.Table()
 	key := u.markerKey(m)
 	pk := t.PrimaryKey().PartitionKey[0].Name
-	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key)}
+	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key), table: t}
 	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.attr, Value: m.value}
 	s.explain = func(stored map[string]types.AttributeValue) error {
 		e := *ue

@@ -190,7 +190,10 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 		if o.Token != "" {
 			in.ClientRequestToken = aws.String(o.Token)
 		}
-		out, err := api.TransactWriteItems(ctx, in, canon.sdkOptions())
+		out, err := keyfirst.Send(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
+			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
+				return api.TransactWriteItems(ctx, in, canon.sdkOptions())
+			})
 		if out != nil {
 			o.Capacity.AddWrite(out.ConsumedCapacity...)
 		}

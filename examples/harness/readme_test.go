@@ -42,7 +42,8 @@ func TestREADMEIsThisTest(t *testing.T) {
 // (this checkout, by a replace directive), passes go test against the
 // DynamoDB Local of this test binary: what a user who copies it gets. The
 // module also imports the stream package, and its go.sum holds nothing
-// of aws-lambda-go, which only the module stream/lambdastream requires.
+// of aws-lambda-go, which only the module stream/lambdastream requires,
+// nor of OpenTelemetry, which only the module observe/otelkf requires.
 func TestREADMEInAFreshModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs another module's tests against DynamoDB Local")
@@ -84,8 +85,10 @@ func TestREADMEInAFreshModule(t *testing.T) {
 	if !bytes.Contains(sum, []byte("github.com/aws/aws-sdk-go-v2/service/dynamodbstreams ")) {
 		t.Fatalf("the fresh module's go.sum lacks the stream package's dependency, so it does not import it:\n%s", sum)
 	}
-	if bytes.Contains(sum, []byte("aws-lambda-go")) {
-		t.Fatalf("a module importing keyfirst's core packages has aws-lambda-go in its go.sum:\n%s", sum)
+	for _, other := range []string{"aws-lambda-go", "go.opentelemetry.io"} {
+		if bytes.Contains(sum, []byte(other)) {
+			t.Fatalf("a module importing keyfirst's core packages has %s in its go.sum:\n%s", other, sum)
+		}
 	}
 	// The harness's hint for a machine without a registry names the build
 	// script in keyfirst's module by go list -m: there it is.

@@ -62,6 +62,7 @@ var knownImports = map[string]string{
 	"testing":     "testing",
 	"time":        "time",
 	"strings":     "strings",
+	"slog":        "log/slog",
 	"types":       "github.com/aws/aws-sdk-go-v2/service/dynamodb/types",
 	"aws":         "github.com/aws/aws-sdk-go-v2/aws",
 	"config":      "github.com/aws/aws-sdk-go-v2/config",

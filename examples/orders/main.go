@@ -123,8 +123,11 @@ func run(ctx context.Context, w io.Writer, client *dynamodb.Client) (err error) 
 	if err != nil {
 		return err
 	}
-	out, err := db.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table.Name()), KeyConditionExpression: expr.KeyCondition(),
-		FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: "TOTAL"})
+	// keyfirst.Send shows the raw request to the table's Observer, like keyfirst's own.
+	in := &dynamodb.QueryInput{TableName: aws.String(table.Name()), KeyConditionExpression: expr.KeyCondition(),
+		FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values()}
+	out, err := keyfirst.Send(ctx, table, keyfirst.Request{Call: "raw SDK", Input: in},
+		func(ctx context.Context) (*dynamodb.QueryOutput, error) { return client.Query(ctx, in) })
 	if err != nil {
 		return err
 	}

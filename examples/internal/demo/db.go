@@ -20,13 +20,14 @@ import (
 	"github.com/keyfirst/keyfirst/integration"
 )
 
-// DB is a DynamoDB client that records the reads and updates an example
-// sends through it (Query, Scan, GetItem, UpdateItem), for [DB.Report] to
-// print; every other operation is the embedded client's, unrecorded, so
-// that loading data stays quiet (to show what a write costs, pass it
-// keyfirst.WithCapacity and print the [keyfirst.Capacity]). It
-// also creates and deletes the example's tables. It is safe for concurrent
-// use (a parallel scan sends its segments at once).
+// DB is the [keyfirst.Observer] of an example's tables ([DB.Create] binds
+// them to it): it records the reads and updates keyfirst sends (Query,
+// Scan, GetItem, UpdateItem), for [DB.Report] to print; the other
+// operations are not recorded, so that loading data stays quiet (to show
+// what a write costs, pass keyfirst.WithCapacity and print the
+// [keyfirst.Capacity]). It is also the example's client, the one it was
+// made with, and creates and deletes the example's tables. It is safe for
+// concurrent use (a parallel scan sends its segments at once).
 type DB struct {
 	*dynamodb.Client
 	w      io.Writer
@@ -56,8 +57,8 @@ func New(w io.Writer, client *dynamodb.Client) *DB {
 
 // Create creates the table of schema t under t's name and a suffix of this
 // DB, waits until it and its indexes are ACTIVE ([keyfirst.Table.Create]),
-// and returns t bound to it ([keyfirst.Table.Named]). [DB.Close] deletes
-// it.
+// and returns t bound to it ([keyfirst.Table.Named]) and observed by db
+// ([keyfirst.Table.Observed]). [DB.Close] deletes it.
 func (db *DB) Create(ctx context.Context, t *keyfirst.Table) (*keyfirst.Table, error) {
 	named, err := t.Named(t.Name() + "-" + db.suffix)
 	if err != nil {
@@ -70,7 +71,7 @@ func (db *DB) Create(ctx context.Context, t *keyfirst.Table) (*keyfirst.Table, e
 	if _, err := named.Create(ctx, db.Client); err != nil {
 		return nil, err
 	}
-	return named, nil
+	return named.Observed(db), nil
 }
 
 // Close deletes the tables [DB.Create] created, and joins what fails to
@@ -96,63 +97,52 @@ func (db *DB) Close(ctx context.Context, err *error) {
 	}
 }
 
-// Query sends in and records it.
-func (db *DB) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	out, err := db.Client.Query(ctx, in, optFns...)
-	if err == nil {
-		what := fmt.Sprintf("Query %s: %s", db.target(in.TableName, in.IndexName), render(in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+// Start is the [keyfirst.Observer]'s: DB records a request when it ends.
+func (db *DB) Start(ctx context.Context, _ *keyfirst.Request) context.Context { return ctx }
+
+// End records the reads and updates that succeeded (Query, Scan, GetItem,
+// UpdateItem: the UpdateExpression, not the condition), as the tables
+// from [DB.Create] show them to their [keyfirst.Observer].
+func (db *DB) End(_ context.Context, r *keyfirst.Request, res *keyfirst.Result) {
+	if res.Err != nil {
+		return
+	}
+	sent := request{read: res.Read, returned: res.Returned, units: res.Capacity.Total}
+	switch in := r.Input.(type) {
+	case *dynamodb.QueryInput:
+		sent.what = fmt.Sprintf("Query %s: %s", db.target(in.TableName, in.IndexName), r.KeyCondition())
 		if in.FilterExpression != nil {
-			what += "\n    FilterExpression: " + render(in.FilterExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+			sent.what += "\n    FilterExpression: " + keyfirst.RenderExpression(in.FilterExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
 		}
 		if !aws.ToBool(in.ScanIndexForward) && in.ScanIndexForward != nil {
-			what += ", ScanIndexForward=false"
+			sent.what += ", ScanIndexForward=false"
 		}
 		if in.Limit != nil {
-			what += fmt.Sprintf(", Limit=%d", *in.Limit)
+			sent.what += fmt.Sprintf(", Limit=%d", *in.Limit)
 		}
-		db.record(request{what: what, read: int(out.ScannedCount), returned: int(out.Count), units: units(out.ConsumedCapacity)})
-	}
-	return out, err
-}
-
-// Scan sends in and records it.
-func (db *DB) Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	out, err := db.Client.Scan(ctx, in, optFns...)
-	if err == nil {
-		what := "Scan " + db.target(in.TableName, in.IndexName)
+	case *dynamodb.ScanInput:
+		sent.what = "Scan " + db.target(in.TableName, in.IndexName)
 		if in.TotalSegments != nil {
-			what += fmt.Sprintf(", TotalSegments=%d", *in.TotalSegments)
+			sent.what += fmt.Sprintf(", TotalSegments=%d", *in.TotalSegments)
 		}
-		db.record(request{what: what, read: int(out.ScannedCount), returned: int(out.Count), units: units(out.ConsumedCapacity)})
-	}
-	return out, err
-}
-
-// GetItem sends in and records it.
-func (db *DB) GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	out, err := db.Client.GetItem(ctx, in, optFns...)
-	if err == nil {
-		what := fmt.Sprintf("GetItem %s %s", db.target(in.TableName, nil), Item(in.Key))
+	case *dynamodb.GetItemInput:
+		sent.what = fmt.Sprintf("GetItem %s %s", db.target(in.TableName, nil), r.KeyCondition())
 		if aws.ToBool(in.ConsistentRead) {
-			what += ", ConsistentRead"
+			sent.what += ", ConsistentRead"
 		}
-		n := min(len(out.Item), 1)
-		db.record(request{what: what, read: n, returned: n, units: units(out.ConsumedCapacity)})
+	case *dynamodb.UpdateItemInput:
+		sent.what = fmt.Sprintf("UpdateItem %s %s: %s", db.target(in.TableName, nil), r.KeyCondition(),
+			keyfirst.RenderExpression(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
+		sent.write = true
+	default:
+		return // loading data stays quiet
 	}
-	return out, err
+	db.record(sent)
 }
 
-// UpdateItem sends in and records it (its UpdateExpression, not its
-// condition).
-func (db *DB) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	out, err := db.Client.UpdateItem(ctx, in, optFns...)
-	if err == nil {
-		what := fmt.Sprintf("UpdateItem %s %s: %s", db.target(in.TableName, nil), Item(in.Key),
-			render(in.UpdateExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues))
-		db.record(request{what: what, units: units(out.ConsumedCapacity), write: true})
-	}
-	return out, err
-}
+// Progress prints nothing: what an example prints does not depend on how
+// long work splits into reports.
+func (db *DB) Progress(context.Context, keyfirst.Progress) {}
 
 // Stored prints the item of table whose primary key holds the string
 // values key (the partition key's, then the sort key's), as stored: read
@@ -169,7 +159,7 @@ func (db *DB) Stored(ctx context.Context, table *keyfirst.Table, label string, k
 	}
 	out, err := db.Client.GetItem(ctx, in)
 	if err == nil {
-		fmt.Fprintf(db.w, "  %s as stored: %s\n", label, Item(out.Item))
+		fmt.Fprintf(db.w, "  %s as stored: %s\n", label, keyfirst.RenderItem(out.Item))
 	}
 	return err
 }
@@ -205,13 +195,6 @@ func (db *DB) record(r request) {
 	db.mu.Lock()
 	db.sent = append(db.sent, r)
 	db.mu.Unlock()
-}
-
-func units(cc *types.ConsumedCapacity) float64 {
-	if cc == nil {
-		return 0
-	}
-	return aws.ToFloat64(cc.CapacityUnits)
 }
 
 // Cost is what the requests of a [DB.Report] read and cost.

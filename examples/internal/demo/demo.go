@@ -1,8 +1,9 @@
 // Package demo is what the example programs share, so that each of them
 // holds its access pattern and little else: where DynamoDB runs, tables
-// under names of their own, KEEP=1, and a client that records the requests
-// an example sends and what they cost, for it to print, and prints an item
-// as stored ([DB.Stored]).
+// under names of their own, KEEP=1, and the keyfirst.Observer of their
+// tables, which records the requests an example sends and what they cost,
+// for it to print ([DB.Report]), and prints an item as stored
+// ([DB.Stored]).
 //
 // An example is a [Run]: its main is demo.Main(run), and its test runs the
 // same function against the test binary's DynamoDB Local (see

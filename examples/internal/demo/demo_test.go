@@ -18,23 +18,6 @@ func TestMain(m *testing.M) { integration.Main(m) }
 
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
-// An expression is printed with the names and values it stands for, on
-// one line.
-func TestRender(t *testing.T) {
-	t.Parallel()
-	x := "(#0 = :0) AND (#1 BETWEEN :1 AND :2)\n REMOVE #10"
-	names := map[string]string{"#0": "CustomerId", "#1": "OrderStatusDate", "#10": "openBucket"}
-	values := map[string]types.AttributeValue{":0": s("c_42"), ":1": s("A#1"), ":2": &types.AttributeValueMemberN{Value: "7"}}
-	want := `(CustomerId = "c_42") AND (OrderStatusDate BETWEEN "A#1" AND 7) REMOVE openBucket`
-	if got := render(&x, names, values); got != want {
-		t.Errorf("render: %s\nwant %s", got, want)
-	}
-	item := map[string]types.AttributeValue{"b": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("x"), &types.AttributeValueMemberBOOL{Value: true}}}, "a": s("1")}
-	if got := Item(item); got != `{a: "1", b: ["x", true]}` {
-		t.Errorf("Item: %s", got)
-	}
-}
-
 func TestCostString(t *testing.T) {
 	t.Parallel()
 	for c, want := range map[Cost]string{
