@@ -524,9 +524,7 @@ func (e *Entity[T]) encodeValue(f codec.Field, v any, what string) (types.Attrib
 	if !ok {
 		return nil, false, e.wrongType(f, v, what)
 	}
-	scratch := reflect.New(reflect.TypeFor[T]()).Elem()
-	e.codec.SetField(scratch, f.Name, x)
-	av, present, err := e.codec.EncodeField(scratch, f.Name)
+	av, present, err := e.codec.EncodeValue(f.Name, x)
 	if err != nil {
 		return nil, false, e.encodeError(err)
 	}

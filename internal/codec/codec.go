@@ -226,6 +226,13 @@ func (f *field) encode(v reflect.Value) (types.AttributeValue, int, error) {
 	if !ok {
 		return nil, 0, nil
 	}
+	return f.encodeValue(fv)
+}
+
+// encodeValue encodes fv, a value of the field's type, as the field
+// holding it is encoded, checked, and returns its size; nil when the item
+// would not have the attribute (omitted).
+func (f *field) encodeValue(fv reflect.Value) (types.AttributeValue, int, error) {
 	var av types.AttributeValue
 	if f.kind == kSlow {
 		var err error
@@ -721,5 +728,14 @@ func (c *Codec) SetField(v reflect.Value, name string, x reflect.Value) {
 // attribute (omitempty on an empty value, a nil embedded pointer).
 func (c *Codec) EncodeField(v reflect.Value, name string) (av types.AttributeValue, ok bool, err error) {
 	av, _, err = c.fields[c.byName[name]].encode(v)
+	return av, av != nil, err
+}
+
+// EncodeValue encodes x, a value of the type of the field with attribute
+// name, exactly as [Codec.EncodeField] encodes that field holding x, value
+// checks included, without a struct to hold it: ok is false when the item
+// would not have the attribute (omitempty on an empty value).
+func (c *Codec) EncodeValue(name string, x reflect.Value) (av types.AttributeValue, ok bool, err error) {
+	av, _, err = c.fields[c.byName[name]].encodeValue(x)
 	return av, av != nil, err
 }
