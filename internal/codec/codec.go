@@ -116,6 +116,9 @@ type Codec struct {
 	byName map[string]int
 	names  []string
 	direct bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
+	// nS and nN are the string and number values an item can need
+	// (slabKinds): the size of EncodeDirect's slab.
+	nS, nN int
 }
 
 type kind uint8
@@ -240,7 +243,7 @@ func (f *field) encodeValue(fv reflect.Value) (types.AttributeValue, int, error)
 			return nil, 0, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
 		}
 	} else {
-		av = f.encodeAt(addressOf(fv))
+		av = f.encodeAt(addressOf(fv), nil)
 	}
 	if av == nil {
 		return nil, 0, nil
@@ -410,6 +413,7 @@ func build(t reflect.Type) (*Codec, error) {
 		c.fields = append(c.fields, f)
 		c.names = append(c.names, f.Name)
 	}
+	c.nS, c.nN = slabKinds(c.fields)
 	return c, nil
 }
 
