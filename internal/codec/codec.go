@@ -114,8 +114,10 @@ type Codec struct {
 	typ    reflect.Type
 	fields []field
 	byName map[string]int
-	names  []string
-	direct bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
+	// byGoName: see FieldByGoName.
+	byGoName map[string]int
+	names    []string
+	direct   bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
 	// nS and nN are the string and number values an item can need
 	// (slabKinds): the size of EncodeDirect's slab.
 	nS, nN int
@@ -414,6 +416,7 @@ func build(t reflect.Type) (*Codec, error) {
 		c.names = append(c.names, f.Name)
 	}
 	c.nS, c.nN = slabKinds(c.fields)
+	c.byGoName = goNames(t, c.fields)
 	return c, nil
 }
 
@@ -707,16 +710,25 @@ func avKind(f field) AVKind {
 // when no encoded field is called so (an unexported field, one tagged "-",
 // one that two embedded structs promote).
 func (c *Codec) FieldByGoName(name string) (Field, bool) {
-	sf, ok := c.typ.FieldByName(name)
+	i, ok := c.byGoName[name]
 	if !ok {
 		return Field{}, false
 	}
-	for i := range c.fields {
-		if slices.Equal(c.fields[i].index, sf.Index) {
-			return c.fields[i].Field, true
+	return c.fields[i].Field, true
+}
+
+// goNames maps the Go names by which reflect.Type.FieldByName finds an
+// encoded field to that field: what FieldByGoName resolves, once. A name
+// FieldByName resolves to a field is that field's own Go name, so the
+// fields' names are the only candidates.
+func goNames(t reflect.Type, fields []field) map[string]int {
+	m := make(map[string]int, len(fields))
+	for i := range fields {
+		if sf, ok := t.FieldByName(fields[i].GoName); ok && slices.Equal(fields[i].index, sf.Index) {
+			m[fields[i].GoName] = i
 		}
 	}
-	return Field{}, false
+	return m
 }
 
 // SetField stores x, a value of the field's own type, in the field with
