@@ -25,17 +25,5 @@ func benchPatternEntity(b testing.TB) *keyfirst.Entity[benchOrder] {
 // fields (TestBenchmarkVariantsAgree holds its item to the hand-written
 // one).
 func BenchmarkMarshalPattern(b *testing.B) {
-	e := benchPatternEntity(b)
-	b.Run("keyfirst", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			sinkItem, _ = e.Item(benchValue)
-		}
-	})
-	b.Run("hand", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			sinkItem, _ = marshalByHand(benchValue)
-		}
-	})
+	benchMarshal(b, benchPatternEntity(b))
 }

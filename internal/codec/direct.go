@@ -68,22 +68,31 @@ type slab struct {
 }
 
 func (sl *slab) str(v string) *types.AttributeValueMemberS {
-	if sl == nil || len(sl.s) == 0 {
+	if sl == nil {
 		return &types.AttributeValueMemberS{Value: v}
 	}
-	x := &sl.s[0]
-	sl.s = sl.s[1:]
+	x := take(&sl.s)
 	x.Value = v
 	return x
 }
 
 func (sl *slab) num(v string) *types.AttributeValueMemberN {
-	if sl == nil || len(sl.n) == 0 {
+	if sl == nil {
 		return &types.AttributeValueMemberN{Value: v}
 	}
-	x := &sl.n[0]
-	sl.n = sl.n[1:]
+	x := take(&sl.n)
 	x.Value = v
+	return x
+}
+
+// take hands out the first element of *arr, or a new one when *arr is
+// spent.
+func take[V any](arr *[]V) *V {
+	if len(*arr) == 0 {
+		return new(V)
+	}
+	x := &(*arr)[0]
+	*arr = (*arr)[1:]
 	return x
 }
 
