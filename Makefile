@@ -4,6 +4,8 @@
 #                  the Lambda adapter's (make lambdastream) and the OpenTelemetry adapter's (make otelkf)
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
+#   make bench     every package's benchmarks in interleaved rounds, the median
+#                  ratio keyfirst/hand of each pair (not part of make test)
 
 DYNAMODB_LOCAL_IMAGE ?= amazon/dynamodb-local:3.3.1
 # A count of executions, not a duration: with a duration, go1.26's fuzz
@@ -22,7 +24,7 @@ export DYNAMODB_LOCAL_IMAGE KEYFIRST_RUN_ID
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal lambdastream otelkf
+.PHONY: test bench example examples docker image vet staticcheck tracked unit fuzz clean-containers tclocal lambdastream otelkf
 
 # The fuzz targets run first, so that go test's summary closes the output.
 test: tracked vet staticcheck docker image
@@ -33,6 +35,17 @@ test: tracked vet staticcheck docker image
 	  $(MAKE) --no-print-directory lambdastream || rc=1; \
 	  $(MAKE) --no-print-directory otelkf || rc=1; \
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
+
+# BENCH_ROUNDS rounds (at least 10 for a figure to quote); each round runs
+# every benchmark of every package once (-count 1), so that the variants
+# keyfirst and hand of a pair run side by side under the same load; the
+# median of the per-round ratios is printed (internal/benchratio).
+# BENCH_TIME is each run's -benchtime, BENCH_PKGS the packages.
+BENCH_ROUNDS ?= 10
+BENCH_TIME ?= 1s
+BENCH_PKGS ?= ./...
+bench: docker image
+	go run ./internal/benchratio -rounds $(BENCH_ROUNDS) -benchtime $(BENCH_TIME) $(BENCH_PKGS)
 
 example: docker image
 	go run ./examples/orders

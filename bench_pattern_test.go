@@ -21,32 +21,9 @@ func benchPatternEntity(b testing.TB) *keyfirst.Entity[benchOrder] {
 	}))
 }
 
-// The pattern-bound entity builds the item the function-derived one does.
-func TestBenchmarkPatternAgrees(t *testing.T) {
-	mine, err := benchPatternEntity(t).Item(benchValue)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := benchEntity(t, "bench").Item(benchValue)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(mine) != len(theirs) {
-		t.Fatalf("%d attributes, %d with functions", len(mine), len(theirs))
-	}
-	for k, v := range theirs {
-		if avString(v) != avString(mine[k]) {
-			t.Fatalf("%s = %s, with functions %s", k, avString(mine[k]), avString(v))
-		}
-	}
-}
-
-// BenchmarkMarshalPattern is BenchmarkMarshal's keyfirst variant with the
-// keys bound to fields: run both with -bench Marshal to compare.
+// BenchmarkMarshalPattern is BenchmarkMarshal with the keys bound to
+// fields (TestBenchmarkVariantsAgree holds its item to the hand-written
+// one).
 func BenchmarkMarshalPattern(b *testing.B) {
-	e := benchPatternEntity(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		sinkItem, _ = e.Item(benchValue)
-	}
+	benchMarshal(b, benchPatternEntity(b))
 }

@@ -186,6 +186,11 @@ type indexGroup[T any] struct {
 	// a Func), so its answer is the item's membership: an item
 	// it puts in the index must have every key attribute that is a field.
 	decides bool
+	// decide are the inputs of the derived attributes that say whether
+	// the item is in the index (an If's, a function's that can keep it
+	// out), value every input of their values, touched both: computed
+	// once for an update's key analysis (partialPlan.keys).
+	decide, value, touched []string
 }
 
 // registered is an entity as the table's registry knows it.
@@ -438,7 +443,13 @@ func (b *entityBuilder[T]) indexGroups() error {
 		g := indexGroup[T]{index: ks.IndexName, derived: b.byIndex[ks.IndexName]}
 		for _, d := range g.derived {
 			g.decides = g.decides || !b.sharable[d.attr.Name]
+			g.decide = append(g.decide, d.whenInputs...)
+			if d.computed {
+				g.decide = append(g.decide, d.inputs...)
+			}
+			g.value = append(g.value, d.inputs...)
 		}
+		g.touched = slices.Concat(g.decide, g.value)
 		var missing []string
 		for _, a := range ks.Attributes() {
 			if _, derived := b.derivedAt[a.Name]; derived {

@@ -54,7 +54,11 @@ func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
 // sets the lifecycle times of *v ([Entity.stampTimes]). version >= 0
 // replaces the version attribute's value; -1 keeps T's.
 func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
-	return e.planAt(v, version, e.life.now())
+	var now time.Time
+	if len(e.life.fields) > 0 { // the clock is read only when a field keeps its time
+		now = e.life.now()
+	}
+	return e.planAt(v, version, now)
 }
 
 // planAt is plan for a write at now; a zero now sets no lifecycle time

@@ -25,14 +25,24 @@ const (
 // one the expression package built: names and values are placeholders.
 func countOperators(cond string) int {
 	n, between := 0, false
-	for _, tok := range strings.FieldsFunc(cond, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == '(' || r == ')' || r == ','
-	}) {
-		switch upper := strings.ToUpper(tok); {
+	for i := 0; i < len(cond); {
+		for i < len(cond) && isOperatorSep(cond[i]) {
+			i++
+		}
+		j := i
+		for j < len(cond) && !isOperatorSep(cond[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		tok := cond[i:j]
+		i = j
+		switch {
 		case tok[0] == '#' || tok[0] == ':':
-		case upper == "AND" && between:
+		case between && strings.EqualFold(tok, "AND"):
 			between = false
-		case upper == "BETWEEN":
+		case strings.EqualFold(tok, "BETWEEN"):
 			between = true
 			n++
 		default: // comparators, AND, OR, NOT, IN, function names
@@ -40,6 +50,13 @@ func countOperators(cond string) int {
 		}
 	}
 	return n
+}
+
+// isOperatorSep reports the bytes that separate the tokens of a
+// condition for countOperators (ASCII: no byte of a multi-byte UTF-8
+// character is one).
+func isOperatorSep(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '(' || c == ')' || c == ','
 }
 
 // checkExpressions refuses, before the request, an UpdateItem whose

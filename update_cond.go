@@ -283,17 +283,36 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 			return ok && strings.HasPrefix(s.Value, prefix.Value)
 		}}, nil
 	}
-	test := map[condOp]func(int) bool{
-		condLt: func(c int) bool { return c < 0 }, condLe: func(c int) bool { return c <= 0 },
-		condGt: func(c int) bool { return c > 0 }, condGe: func(c int) bool { return c >= 0 },
-	}[n.op]
-	build := map[condOp]func(expression.OperandBuilder) expression.ConditionBuilder{
-		condLt: nb.LessThan, condLe: nb.LessThanEqual, condGt: nb.GreaterThan, condGe: nb.GreaterThanEqual,
-	}[n.op]
-	return compiledCond{cb: build(v0), eval: func(item map[string]types.AttributeValue) bool {
+	var cb expression.ConditionBuilder
+	switch n.op {
+	case condLt:
+		cb = nb.LessThan(v0)
+	case condLe:
+		cb = nb.LessThanEqual(v0)
+	case condGt:
+		cb = nb.GreaterThan(v0)
+	default:
+		cb = nb.GreaterThanEqual(v0)
+	}
+	op := n.op
+	return compiledCond{cb: cb, eval: func(item map[string]types.AttributeValue) bool {
 		c, ok := cmp(item, 0)
-		return ok && test(c)
+		return ok && orderHolds(op, c)
 	}}, nil
+}
+
+// orderHolds reports whether c, the comparison of a stored value with a
+// condition's (avequal.Compare), meets the order op.
+func orderHolds(op condOp, c int) bool {
+	switch op {
+	case condLt:
+		return c < 0
+	case condLe:
+		return c <= 0
+	case condGt:
+		return c > 0
+	}
+	return c >= 0
 }
 
 // ordered refuses an order on field f whose stored form does not order

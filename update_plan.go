@@ -46,7 +46,10 @@ type partialPlan[T any] struct {
 	// (Set, Remove) or the key holds; changed those of every field the
 	// update changes; left the indexes it takes the item out of.
 	known, changed, left nameSet
-	fields               []codec.Field // the fields Set or Removed, written after the key analysis
+	// names are the first backing arrays of known and changed, allocated
+	// with the plan.
+	names  [2][8]string
+	fields []codec.Field // the fields Set or Removed, written after the key analysis
 }
 
 // nameSet is a small set of names: an update names a few.
@@ -73,6 +76,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		return partialWrite{}, e.updateRefused
 	}
 	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem()}
+	p.known, p.changed = p.names[0][:0], p.names[1][:0]
 	if e.fillKey != nil {
 		// The fields the table's key holds are known from key.
 		stored := []types.AttributeValue{key.pk.value()}
@@ -80,8 +84,10 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 			stored = append(stored, key.sk.value())
 		}
 		if err := e.fillKey((*T)(p.values.Addr().UnsafePointer()), stored); err == nil {
-			for _, in := range slices.Concat(e.pk.inputs, e.sk.inputs) {
-				p.known.add(in)
+			for _, inputs := range [2][]string{e.pk.inputs, e.sk.inputs} {
+				for _, in := range inputs {
+					p.known.add(in)
+				}
 			}
 		}
 	}
@@ -365,16 +371,9 @@ func (p *partialPlan[T]) keys() error {
 		g := &e.groups[gi]
 		// decide: the inputs that say whether the item is in the index
 		// (an If's, a function's that can keep it out); value: every
-		// input of the index's attributes.
-		var decide, value []string
-		for _, d := range g.derived {
-			decide = append(decide, d.whenInputs...)
-			if d.computed {
-				decide = append(decide, d.inputs...)
-			}
-			value = append(value, d.inputs...)
-		}
-		hit := p.touches(slices.Concat(decide, value))
+		// input of the index's attributes (computed at NewEntity).
+		decide, value := g.decide, g.value
+		hit := p.touches(g.touched)
 		if hit == "" {
 			continue
 		}
@@ -546,9 +545,7 @@ func (e *Entity[T]) encodeValue(f codec.Field, v any, what string) (types.Attrib
 	if !ok {
 		return nil, false, e.wrongType(f, v, what)
 	}
-	scratch := reflect.New(reflect.TypeFor[T]()).Elem()
-	e.codec.SetField(scratch, f.Name, x)
-	av, present, err := e.codec.EncodeField(scratch, f.Name)
+	av, present, err := e.codec.EncodeValue(f.Name, x)
 	if err != nil {
 		return nil, false, e.encodeError(err)
 	}

@@ -33,8 +33,10 @@
 // loads and stores at offsets computed once from reflect). For a struct
 // made only of them, at fixed offsets (Direct), EncodeDirect and
 // DecodeDirect convert it in place, so the caller's value need not be
-// copied to the heap for reflection: that is what puts the codec within a
-// few tens of percent of hand-written code. The tests hold both paths to
+// copied to the heap for reflection, and EncodeDirect takes the item's
+// string and number values from one slab (two arrays per item rather than
+// an allocation per value): that is what puts the codec at or below
+// hand-written code's allocations. The tests hold both paths to
 // attributevalue's results, and go test -race checks the pointer
 // arithmetic (checkptr).
 package codec
@@ -114,8 +116,13 @@ type Codec struct {
 	typ    reflect.Type
 	fields []field
 	byName map[string]int
-	names  []string
-	direct bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
+	// byGoName: see FieldByGoName.
+	byGoName map[string]int
+	names    []string
+	direct   bool // every field fast and fixed: EncodeDirect and DecodeDirect apply
+	// nS and nN are the string and number values an item can need
+	// (slabKinds): the size of EncodeDirect's slab.
+	nS, nN int
 }
 
 type kind uint8
@@ -226,6 +233,13 @@ func (f *field) encode(v reflect.Value) (types.AttributeValue, int, error) {
 	if !ok {
 		return nil, 0, nil
 	}
+	return f.encodeValue(fv)
+}
+
+// encodeValue encodes fv, a value of the field's type, as the field
+// holding it is encoded, checked, and returns its size; nil when the item
+// would not have the attribute (omitted).
+func (f *field) encodeValue(fv reflect.Value) (types.AttributeValue, int, error) {
 	var av types.AttributeValue
 	if f.kind == kSlow {
 		var err error
@@ -233,7 +247,7 @@ func (f *field) encode(v reflect.Value) (types.AttributeValue, int, error) {
 			return nil, 0, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
 		}
 	} else {
-		av = f.encodeAt(addressOf(fv))
+		av = f.encodeAt(addressOf(fv), nil)
 	}
 	if av == nil {
 		return nil, 0, nil
@@ -403,6 +417,8 @@ func build(t reflect.Type) (*Codec, error) {
 		c.fields = append(c.fields, f)
 		c.names = append(c.names, f.Name)
 	}
+	c.nS, c.nN = slabKinds(c.fields)
+	c.byGoName = goNames(t, c.fields)
 	return c, nil
 }
 
@@ -696,16 +712,25 @@ func avKind(f field) AVKind {
 // when no encoded field is called so (an unexported field, one tagged "-",
 // one that two embedded structs promote).
 func (c *Codec) FieldByGoName(name string) (Field, bool) {
-	sf, ok := c.typ.FieldByName(name)
+	i, ok := c.byGoName[name]
 	if !ok {
 		return Field{}, false
 	}
-	for i := range c.fields {
-		if slices.Equal(c.fields[i].index, sf.Index) {
-			return c.fields[i].Field, true
+	return c.fields[i].Field, true
+}
+
+// goNames maps the Go names by which reflect.Type.FieldByName finds an
+// encoded field to that field: what FieldByGoName resolves, once. A name
+// FieldByName resolves to a field is that field's own Go name, so the
+// fields' names are the only candidates.
+func goNames(t reflect.Type, fields []field) map[string]int {
+	m := make(map[string]int, len(fields))
+	for i := range fields {
+		if sf, ok := t.FieldByName(fields[i].GoName); ok && slices.Equal(fields[i].index, sf.Index) {
+			m[fields[i].GoName] = i
 		}
 	}
-	return Field{}, false
+	return m
 }
 
 // SetField stores x, a value of the field's own type, in the field with
@@ -721,5 +746,14 @@ func (c *Codec) SetField(v reflect.Value, name string, x reflect.Value) {
 // attribute (omitempty on an empty value, a nil embedded pointer).
 func (c *Codec) EncodeField(v reflect.Value, name string) (av types.AttributeValue, ok bool, err error) {
 	av, _, err = c.fields[c.byName[name]].encode(v)
+	return av, av != nil, err
+}
+
+// EncodeValue encodes x, a value of the type of the field with attribute
+// name, exactly as [Codec.EncodeField] encodes that field holding x, value
+// checks included, without a struct to hold it: ok is false when the item
+// would not have the attribute (omitempty on an empty value).
+func (c *Codec) EncodeValue(name string, x reflect.Value) (av types.AttributeValue, ok bool, err error) {
+	av, _, err = c.fields[c.byName[name]].encodeValue(x)
 	return av, av != nil, err
 }

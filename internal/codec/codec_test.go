@@ -395,3 +395,25 @@ func valueString(v types.AttributeValue) string {
 	}
 	return ""
 }
+
+// EncodeValue of a field's value is EncodeField of a struct holding it,
+// for every field of every kind (slow ones and promoted ones included),
+// zero and full, present or omitted.
+func TestEncodeValueMatchesEncodeField(t *testing.T) {
+	c := mustCodec(t, reflect.TypeFor[everything]())
+	for name, v := range map[string]everything{"zero": {Extra: &Extra{}}, "full": full()} {
+		rv := reflect.ValueOf(&v).Elem()
+		for _, f := range c.Fields() {
+			want, wantOK, wantErr := c.EncodeField(rv, f.Name)
+			sf, _ := reflect.TypeFor[everything]().FieldByName(f.GoName)
+			got, gotOK, err := c.EncodeValue(f.Name, rv.FieldByIndex(sf.Index))
+			if (err != nil) != (wantErr != nil) || gotOK != wantOK || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: EncodeValue %#v, %v, %v; EncodeField %#v, %v, %v", name, f.GoName, got, gotOK, err, want, wantOK, wantErr)
+			}
+		}
+	}
+	bad := "\xff"
+	if _, _, err := c.EncodeValue("id", reflect.ValueOf(bad)); err == nil {
+		t.Error("EncodeValue takes invalid UTF-8")
+	}
+}

@@ -22,9 +22,10 @@ import (
 // struct. base does not escape.
 func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue) (int, error) {
 	size := 0
+	sl := &slab{s: make([]types.AttributeValueMemberS, c.nS), n: make([]types.AttributeValueMemberN, c.nN)}
 	for i := range c.fields {
 		f := &c.fields[i]
-		if av := f.encodeAt(unsafe.Add(base, f.offset)); av != nil {
+		if av := f.encodeAt(unsafe.Add(base, f.offset), sl); av != nil {
 			n, err := itemsize.Check(f.Name, av)
 			if err != nil {
 				return size, err
@@ -56,9 +57,73 @@ func (c *Codec) DecodeDirect(src map[string]types.AttributeValue, base unsafe.Po
 
 func null() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
 
+// slab hands out the string and number attribute values of one item from
+// two arrays allocated with it (EncodeDirect sizes them from the fields
+// that can need one, Codec.nS and nN), rather than one allocation each:
+// the values of an item live as long as each other. A nil or spent slab
+// allocates each value.
+type slab struct {
+	s []types.AttributeValueMemberS
+	n []types.AttributeValueMemberN
+}
+
+func (sl *slab) str(v string) *types.AttributeValueMemberS {
+	if sl == nil {
+		return &types.AttributeValueMemberS{Value: v}
+	}
+	x := take(&sl.s)
+	x.Value = v
+	return x
+}
+
+func (sl *slab) num(v string) *types.AttributeValueMemberN {
+	if sl == nil {
+		return &types.AttributeValueMemberN{Value: v}
+	}
+	x := take(&sl.n)
+	x.Value = v
+	return x
+}
+
+// take hands out the first element of *arr, or a new one when *arr is
+// spent.
+func take[V any](arr *[]V) *V {
+	if len(*arr) == 0 {
+		return new(V)
+	}
+	x := &(*arr)[0]
+	*arr = (*arr)[1:]
+	return x
+}
+
+// slabKinds counts the fields of the fast kinds that encode to a string
+// (s) or a number (n) attribute value: what a slab of an item holds.
+func slabKinds(fields []field) (s, n int) {
+	for i := range fields {
+		f := &fields[i]
+		switch f.kind {
+		case kString:
+			s++
+		case kInt, kUint, kFloat:
+			if f.tag.asString {
+				s++
+			} else {
+				n++
+			}
+		case kTime:
+			if f.tag.unixTime {
+				n++
+			} else {
+				s++
+			}
+		}
+	}
+	return s, n
+}
+
 // encodeAt mirrors attributevalue's Encoder.encode for the fast kinds: the
-// field is at p.
-func (f *field) encodeAt(p unsafe.Pointer) types.AttributeValue {
+// field is at p; its value comes from sl when sl has one.
+func (f *field) encodeAt(p unsafe.Pointer, sl *slab) types.AttributeValue {
 	if f.ptr {
 		q := *(*unsafe.Pointer)(p)
 		if q == nil {
@@ -67,19 +132,19 @@ func (f *field) encodeAt(p unsafe.Pointer) types.AttributeValue {
 			}
 			return null()
 		}
-		return f.scalarAt(q, false)
+		return f.scalarAt(q, false, sl)
 	}
-	return f.scalarAt(p, f.tag.omitEmpty)
+	return f.scalarAt(p, f.tag.omitEmpty, sl)
 }
 
-func (f *field) scalarAt(p unsafe.Pointer, omitZero bool) types.AttributeValue {
+func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *slab) types.AttributeValue {
 	switch f.kind {
 	case kString:
 		s := *(*string)(p)
 		if s == "" && omitZero {
 			return nil
 		}
-		return &types.AttributeValueMemberS{Value: s}
+		return sl.str(s)
 	case kBool:
 		b := *(*bool)(p)
 		if !b && omitZero {
@@ -91,25 +156,25 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool) types.AttributeValue {
 		if n == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatInt(n, 10))
+		return f.number(strconv.FormatInt(n, 10), sl)
 	case kUint:
 		n := loadUint(p, f.size)
 		if n == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatUint(n, 10))
+		return f.number(strconv.FormatUint(n, 10), sl)
 	case kFloat:
 		x := loadFloat(p, f.bits)
 		if x == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits))
+		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits), sl)
 	case kTime:
 		t := *(*time.Time)(p)
 		if f.tag.unixTime {
-			return &types.AttributeValueMemberN{Value: strconv.FormatInt(t.Unix(), 10)}
+			return sl.num(strconv.FormatInt(t.Unix(), 10))
 		}
-		return &types.AttributeValueMemberS{Value: t.Format(time.RFC3339Nano)}
+		return sl.str(t.Format(time.RFC3339Nano))
 	case kBytes:
 		b := *(*[]byte)(p)
 		if b == nil {
@@ -134,19 +199,21 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool) types.AttributeValue {
 			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}
 		}
 		l := make([]types.AttributeValue, len(ss))
+		elems := make([]types.AttributeValueMemberS, len(ss)) // one allocation for all
 		for i, s := range ss {
-			l[i] = &types.AttributeValueMemberS{Value: s}
+			elems[i].Value = s
+			l[i] = &elems[i]
 		}
 		return &types.AttributeValueMemberL{Value: l}
 	}
 	panic("codec: encodeAt on a slow field")
 }
 
-func (f *field) number(s string) types.AttributeValue {
+func (f *field) number(s string, sl *slab) types.AttributeValue {
 	if f.tag.asString {
-		return &types.AttributeValueMemberS{Value: s}
+		return sl.str(s)
 	}
-	return &types.AttributeValueMemberN{Value: s}
+	return sl.num(s)
 }
 
 // decodeAt mirrors attributevalue's Decoder.decode for the common cases of

@@ -157,3 +157,59 @@ func TestDirectness(t *testing.T) {
 		t.Error("a field behind an embedded pointer is not Fixed")
 	}
 }
+
+// slabbed is a Direct struct of five string values, two numbers and a
+// list of three strings.
+type slabbed struct {
+	A, B, C, D string
+	When       time.Time
+	N          int64
+	F          float64
+	L          []string
+}
+
+// EncodeDirect takes an item's strings and numbers from one slab and a
+// list's elements from one array: 4 allocations (slab of strings, slab of
+// numbers, the list and its elements, plus the formatted numbers and time),
+// where one value per allocation made 15. Each item's values stay its own.
+func TestEncodeDirectSlab(t *testing.T) {
+	c := mustCodec(t, reflect.TypeFor[slabbed]())
+	if !c.Direct() {
+		t.Fatal("not Direct")
+	}
+	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}}
+	dst := make(map[string]types.AttributeValue, 8)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := c.EncodeDirect(unsafe.Pointer(&v), dst); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The slabs (2), the list and its elements (3), the time's and the
+	// numbers' text (3).
+	if allocs > 8 {
+		t.Errorf("EncodeDirect makes %v allocations, want at most 8", allocs)
+	}
+	one := map[string]types.AttributeValue{}
+	two := map[string]types.AttributeValue{}
+	if _, err := c.EncodeDirect(unsafe.Pointer(&v), one); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.EncodeDirect(unsafe.Pointer(&v), two); err != nil {
+		t.Fatal(err)
+	}
+	want, err := attributevalue.MarshalMap(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, want) {
+		t.Fatalf("EncodeDirect\n%#v\nattributevalue\n%#v", one, want)
+	}
+	one["A"].(*types.AttributeValueMemberS).Value = "changed"
+	one["L"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value = "changed"
+	if !reflect.DeepEqual(two, want) {
+		t.Fatalf("changing one item changed another: %#v", two)
+	}
+	if two["B"].(*types.AttributeValueMemberS).Value != "b" || one["B"] == one["A"] {
+		t.Fatal("the values of one item share memory")
+	}
+}
