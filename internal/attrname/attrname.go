@@ -29,14 +29,23 @@ var (
 // document path, whatever n contains (dots, brackets, spaces, '#', ':').
 // The expression built with it must take its names from [Names].
 func Name(n string) expression.NameBuilder {
-	return expression.NameNoDotSplit(encoder.Replace(n))
+	return expression.NameNoDotSplit(encode(n))
+}
+
+// encode is n without brackets: n itself when it has nothing to encode
+// (the Replacer allocates even when nothing matches).
+func encode(n string) string {
+	if !strings.ContainsAny(n, "%[]") {
+		return n
+	}
+	return encoder.Replace(n)
 }
 
 // Key returns a KeyBuilder for the key attribute called n, for key
 // conditions. The expression package does not parse key names, but an
 // expression mixing keys and names must encode both alike for [Names].
 func Key(n string) expression.KeyBuilder {
-	return expression.Key(encoder.Replace(n))
+	return expression.Key(encode(n))
 }
 
 // Projection returns the projection of the top-level attributes names.
@@ -50,10 +59,20 @@ func Projection(names []string) expression.ProjectionBuilder {
 
 // Names returns the ExpressionAttributeNames of x, an expression whose
 // names all come from [Name]: each alias mapped to the real attribute name.
+// When no name was encoded (none holds '%', which every encoding writes)
+// it is x's own map, which the caller, as every holder of x, only reads:
+// a request built from a cached expression then costs no copy.
 func Names(x expression.Expression) map[string]string {
 	in := x.Names()
-	if in == nil {
-		return nil
+	encoded := false
+	for _, n := range in {
+		if strings.IndexByte(n, '%') >= 0 {
+			encoded = true
+			break
+		}
+	}
+	if !encoded {
+		return in
 	}
 	out := make(map[string]string, len(in))
 	for alias, n := range in {
