@@ -3,7 +3,7 @@ package query_test
 import (
 	"context"
 	"encoding/base64"
-		"fmt"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -341,4 +341,60 @@ func BenchmarkLocal(b *testing.B) {
 			sinkPage = page
 		}
 	})
+}
+
+// ordersOf is n orders of c1 as stored, CANCELLED in Q3.
+func ordersOf(n int) []Order {
+	out := make([]Order, n)
+	for i := range out {
+		out[i] = Order{CustomerID: "c1", ID: fmt.Sprintf("o%05d", i), Status: Cancelled,
+			Date: micro("2019-07-01T00:00:00").Add(time.Duration(i) * time.Second), Pad: strings.Repeat("x", 100)}
+	}
+	return out
+}
+
+// BenchmarkCollect is a Collect of n items from one canned response,
+// beside the hand-written loop that decodes them into a slice made for
+// them.
+func BenchmarkCollect(b *testing.B) {
+	s := newShop(b, "shop")
+	cond := benchCond(b)
+	lo, hi := cond.Values()
+	ctx := context.Background()
+	for _, n := range []int{10, 1000, 10000} {
+		client := &canned{items: orderItems(b, s, ordersOf(n)...)}
+		q := query.On(s.orders, byStatusDate, "c1").Sort(cond)
+		b.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				client.ins = client.ins[:0]
+				out, err := q.Collect(ctx, client)
+				if err != nil || len(out) != n {
+					b.Fatal(len(out), err)
+				}
+				sinkOrders = out
+			}
+		})
+		b.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				client.ins = client.ins[:0]
+				in := handInput("shop", lo, hi)
+				in.Limit = nil
+				resp, err := client.Query(ctx, in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out := make([]Order, 0, len(resp.Items))
+				for _, it := range resp.Items {
+					v, err := s.orders.Decode(it)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out = append(out, v)
+				}
+				sinkOrders = out
+			}
+		})
+	}
 }

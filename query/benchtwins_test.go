@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/keyfirst/keyfirst/query"
 )
 
 // TestBenchmarkTwinsAgree proves that the twins of BenchmarkBuild and
@@ -77,4 +79,19 @@ func sortedJSON(t *testing.T, body []byte) []byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCollectGrowsOncePerResponse: Collect makes room for a response's
+// items at once, so the slice of one response of 1,000 items is exactly
+// that long (appending one by one leaves it larger).
+func TestCollectGrowsOncePerResponse(t *testing.T) {
+	s := newShop(t, "shop")
+	client := &canned{items: orderItems(t, s, ordersOf(1000)...)}
+	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
+	noErr(t, err)
+	out, err := query.On(s.orders, byStatusDate, "c1").Sort(cond).Collect(context.Background(), client)
+	noErr(t, err)
+	if len(out) != 1000 || cap(out) != 1000 {
+		t.Fatalf("%d items in a slice of capacity %d, want 1000 in 1000", len(out), cap(out))
+	}
 }
