@@ -3,17 +3,9 @@ package query_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
+	"github.com/keyfirst/keyfirst/internal/wirebody"
 	"github.com/keyfirst/keyfirst/query"
 )
 
@@ -25,13 +17,8 @@ func TestBenchmarkTwinsAgree(t *testing.T) {
 	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
 	noErr(t, err)
 	lo, hi := cond.Values()
-	stub := &bodies{}
-	client := dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String("http://stub.invalid"),
-		Credentials:  credentials.NewStaticCredentialsProvider("key", "secret", ""),
-		HTTPClient:   stub,
-	})
+	stub := &wirebody.Recorder{Keep: true}
+	client := wirebody.Client(stub)
 	ctx := context.Background()
 	if _, err := onQuery(s, cond).Page(ctx, client); err != nil {
 		t.Fatal(err)
@@ -39,46 +26,17 @@ func TestBenchmarkTwinsAgree(t *testing.T) {
 	if _, err := client.Query(ctx, handInput("shop", lo, hi)); err != nil {
 		t.Fatal(err)
 	}
-	if len(stub.kept) != 2 {
-		t.Fatalf("%d requests, want 2", len(stub.kept))
+	kept := stub.Bodies()
+	if len(kept) != 2 {
+		t.Fatalf("%d requests, want 2", len(kept))
 	}
-	mine, hand := sortedJSON(t, stub.kept[0]), sortedJSON(t, stub.kept[1])
+	mine, err := wirebody.Sorted(kept[0])
+	noErr(t, err)
+	hand, err := wirebody.Sorted(kept[1])
+	noErr(t, err)
 	if !bytes.Equal(mine, hand) {
 		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
 	}
-}
-
-// bodies is an HTTP client that keeps each request's body and answers
-// with an empty success.
-type bodies struct {
-	mu   sync.Mutex
-	kept [][]byte
-}
-
-func (h *bodies) Do(r *http.Request) (*http.Response, error) {
-	body, _ := io.ReadAll(r.Body)
-	_ = r.Body.Close()
-	h.mu.Lock()
-	h.kept = append(h.kept, body)
-	h.mu.Unlock()
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": []string{"application/x-amz-json-1.0"}},
-		Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
-}
-
-// sortedJSON is body with its object keys sorted at every level.
-func sortedJSON(t *testing.T, body []byte) []byte {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestCollectGrowsOncePerResponse: Collect makes room for a response's

@@ -3,21 +3,16 @@ package txn_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/wirebody"
 	"github.com/keyfirst/keyfirst/txn"
 )
 
@@ -111,7 +106,7 @@ func BenchmarkWrite10(b *testing.B) {
 // BenchmarkWrite10Offline is BenchmarkWrite10 with the SDK's client over
 // a stubbed HTTP client: the serialization and the signing added.
 func BenchmarkWrite10Offline(b *testing.B) {
-	client := stubClient(&stubHTTP{})
+	client := wirebody.Client(&wirebody.Recorder{})
 	table := keyfirst.Must(shopTable.Named("bench"))
 	e := keyfirst.Must(orders.In(table))
 	os := benchOrders()
@@ -134,8 +129,8 @@ func BenchmarkWrite10Local(b *testing.B) {
 // same request: both bodies, as the SDK serializes them and with their
 // object keys sorted, are the same bytes.
 func TestWrite10TwinsAgree(t *testing.T) {
-	stub := &stubHTTP{keep: true}
-	client := stubClient(stub)
+	stub := &wirebody.Recorder{Keep: true}
+	client := wirebody.Client(stub)
 	table := keyfirst.Must(shopTable.Named("bench"))
 	e := keyfirst.Must(orders.In(table))
 	os := benchOrders()
@@ -150,26 +145,20 @@ func TestWrite10TwinsAgree(t *testing.T) {
 	if _, err := client.TransactWriteItems(ctx, handTransaction(t, table.Name(), os)); err != nil {
 		t.Fatal(err)
 	}
-	bodies := stub.taken()
+	bodies := stub.Bodies()
 	if len(bodies) != 2 {
 		t.Fatalf("%d requests, want 2", len(bodies))
 	}
-	mine, hand := sortedJSON(t, bodies[0]), sortedJSON(t, bodies[1])
+	mine, hand := sorted(t, bodies[0]), sorted(t, bodies[1])
 	if !bytes.Equal(mine, hand) {
 		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
 	}
 }
 
-// sortedJSON is body with its object keys sorted at every level.
-func sortedJSON(t *testing.T, body []byte) []byte {
+// sorted is body with its object keys sorted.
+func sorted(t *testing.T, body []byte) []byte {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(doc)
+	out, err := wirebody.Sorted(body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,47 +206,6 @@ func BenchmarkTransactionVsSingleWrites(b *testing.B) {
 			}
 		}
 	})
-}
-
-// stubClient is a client of the SDK whose requests go to h.
-func stubClient(h *stubHTTP) *dynamodb.Client {
-	return dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String("http://stub.invalid"),
-		Credentials:  credentials.NewStaticCredentialsProvider("key", "secret", ""),
-		HTTPClient:   h,
-	})
-}
-
-// stubHTTP answers every request with an empty success, after reading the
-// body: the client's whole work (build, serialize, sign) without the
-// network and DynamoDB Local's time, which dominate and vary on a loaded
-// machine. With keep set it keeps the bodies.
-type stubHTTP struct {
-	mu     sync.Mutex
-	keep   bool
-	bodies [][]byte
-}
-
-func (h *stubHTTP) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		body, _ := io.ReadAll(r.Body)
-		_ = r.Body.Close()
-		h.mu.Lock()
-		if h.keep {
-			h.bodies = append(h.bodies, body)
-		}
-		h.mu.Unlock()
-	}
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": []string{"application/x-amz-json-1.0"}},
-		Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
-}
-
-// taken returns the bodies kept.
-func (h *stubHTTP) taken() [][]byte {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.bodies
 }
 
 // warmUp stores the orders once, so that every timed write replaces them
