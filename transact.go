@@ -86,12 +86,25 @@ type TransactOptions struct {
 // (ReturnValuesOnConditionCheckFailure=ALL_OLD), which [TransactWrite.Explain]
 // needs to tell why.
 type TransactWrite struct {
-	action  types.TransactWriteItem
-	id      ItemID
-	entity  string
+	action types.TransactWriteItem
+	id     ItemID
+	entity string
+	size   int
+	// A write of a whole item explains its failure with its entity
+	// (explainer), from its guard and whether a caller's condition was
+	// joined to it: nothing is allocated for it when the action is built.
+	explainer writeExplainer
+	guard     guard
+	extra     bool
+	// An update sets its key text and its explanation itself.
 	key     string
-	size    int
 	explain func(stored map[string]types.AttributeValue) *ConditionError
+}
+
+// writeExplainer is the entity of a write of a whole item, which says why
+// its condition failed.
+type writeExplainer interface {
+	explainWrite(stored map[string]types.AttributeValue, g guard, extra bool) *ConditionError
 }
 
 // Action returns the action as TransactWriteItems takes it. Its maps are
@@ -106,7 +119,12 @@ func (w TransactWrite) ID() ItemID { return w.id }
 func (w TransactWrite) Entity() string { return w.entity }
 
 // Key prints the item's key, as [Key.String] does.
-func (w TransactWrite) Key() string { return w.key }
+func (w TransactWrite) Key() string {
+	if w.key != "" {
+		return w.key
+	}
+	return Key[struct{}]{pk: w.id.key.pk, sk: w.id.key.sk}.String()
+}
 
 // Size returns the bytes the action counts toward a transaction's size
 // limit: the whole item for a put or an update, its key for a delete or a
@@ -120,25 +138,27 @@ func (w TransactWrite) Size() int { return w.size }
 // [ErrConditionFailed] when keyfirst's guard holds on stored and the
 // caller's condition is what failed.
 func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
-	return w.explain(stored)
+	if w.explain != nil {
+		return w.explain(stored)
+	}
+	return w.explainer.explainWrite(stored, w.guard, w.extra)
 }
 
 // transactWrite wraps planned write w as an action of one item.
 func (e *Entity[T]) transactWrite(w plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
-	return TransactWrite{
-		action: action,
-		id:     e.ItemID(w.plan.key),
-		entity: e.typeName,
-		key:    w.plan.key.String(),
-		size:   size,
-		explain: func(stored map[string]types.AttributeValue) *ConditionError {
-			ce := e.conditionError(stored, w.guard)
-			if w.extra && e.holds(w.guard, stored) {
-				ce.Err = ErrConditionFailed
-			}
-			return ce
-		},
+	return TransactWrite{action: action, id: e.ItemID(w.plan.key), entity: e.typeName, size: size,
+		explainer: e, guard: w.guard, extra: w.extra}
+}
+
+// explainWrite says why the condition of a write of a whole item failed
+// on stored: keyfirst's guard g, or, with extra, the caller's condition
+// when g holds.
+func (e *Entity[T]) explainWrite(stored map[string]types.AttributeValue, g guard, extra bool) *ConditionError {
+	ce := e.conditionError(stored, g)
+	if extra && e.holds(g, stored) {
+		ce.Err = ErrConditionFailed
 	}
+	return ce
 }
 
 // TransactPut builds the action that writes item as [Entity.Put] does

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"iter"
+	"slices"
 	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -26,6 +27,13 @@ import (
 // item (and one that ends on a DecodeError resumes at the item that could
 // not be decoded: its Skip resumes after it).
 func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) iter.Seq2[T, error] {
+	return q.all(ctx, client, optFns, nil)
+}
+
+// all is [Query.All]; grow, when set, is told the number of items of each
+// response before they are yielded, so that a collector grows its slice
+// once per response.
+func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []func(*keyfirst.Options), grow func(n int)) iter.Seq2[T, error] {
 	build := func() (*plan, error) { return q.plan(optFns) }
 	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
 		var zero T
@@ -50,6 +58,9 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 		pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, false,
 			func(items []item, cc *types.ConsumedCapacity) (int, int, bool) {
 				addCapacity(cc, p.opts.Capacity)
+				if grow != nil {
+					grow(len(items))
+				}
 				returned := 0
 				for i, it := range items {
 					if p.expired != nil && p.expired(it) {
@@ -106,19 +117,36 @@ func singleUse[T any, P interface{ checkClient(bool) error }](plan func() (P, er
 
 // Collect reads the query's items into a slice, as [Query.All] does: up to
 // [Query.Limit] items if set, to the end otherwise. On an error it returns
-// the items read before it.
+// the items read before it. The slice grows once per response, by the
+// response's items.
 func (q Query[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
-	return collect(q.All(ctx, client, optFns...))
+	var c collector[T]
+	return c.collect(q.all(ctx, client, optFns, c.grow))
 }
 
-// collect gathers a sequence until its first error.
-func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
-	var out []T
+// collector gathers a sequence whose producer tells it, with grow, how
+// many items are coming.
+type collector[T any] struct{ out []T }
+
+// grow makes room for n more items: exactly n for the first response.
+func (c *collector[T]) grow(n int) {
+	switch {
+	case n == 0: // no items: a read of none returns nil, as before
+		return
+	case c.out == nil:
+		c.out = make([]T, 0, n)
+	default:
+		c.out = slices.Grow(c.out, n)
+	}
+}
+
+// collect gathers seq until its first error.
+func (c *collector[T]) collect(seq iter.Seq2[T, error]) ([]T, error) {
 	for v, err := range seq {
 		if err != nil {
-			return out, err
+			return c.out, err
 		}
-		out = append(out, v)
+		c.out = append(c.out, v)
 	}
-	return out, nil
+	return c.out, nil
 }

@@ -218,6 +218,12 @@ type batch struct {
 // [*RequestError] of any segment, or a [*DecodeError]. [keyfirst.WithCapacity]
 // receives the capacity of every request, on the iterating goroutine.
 func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfirst.Options)) iter.Seq2[T, error] {
+	return s.all(ctx, client, optFns, nil)
+}
+
+// all is [Scan.All]; grow, when set, is told the number of items of each
+// response before they are yielded (see [Query.all]).
+func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirst.Options), grow func(n int)) iter.Seq2[T, error] {
 	build := func() (*scanPlan, error) { return s.plan(optFns) }
 	return singleUse(build, client == nil, func(p *scanPlan, yield func(T, error) bool) {
 		var zero T
@@ -265,6 +271,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfir
 				yield(zero, b.err)
 				return
 			}
+			if grow != nil {
+				grow(len(b.items))
+			}
 			for _, it := range b.items {
 				if p.expired != nil && p.expired(it) {
 					continue
@@ -283,7 +292,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfir
 }
 
 // Collect reads every item of the index into a slice, as [Scan.All] does.
-// On an error it returns the items read before it.
+// On an error it returns the items read before it. The slice grows once
+// per response, by the response's items.
 func (s Scan[T]) Collect(ctx context.Context, client ScanAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
-	return collect(s.All(ctx, client, optFns...))
+	var c collector[T]
+	return c.collect(s.all(ctx, client, optFns, c.grow))
 }

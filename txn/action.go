@@ -13,9 +13,9 @@ import (
 // action belongs to one call of [Write] (or one attempt of [Run]) at a
 // time.
 type Action interface {
-	// steps builds the items the action writes or checks: one for an
-	// item, more with its unique markers.
-	steps(b *builder) ([]step, error)
+	// appendSteps builds the items the action writes or checks (one for
+	// an item, more with its unique markers) and appends them to out.
+	appendSteps(b *builder, out []step) ([]step, error)
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -27,14 +27,33 @@ type step struct {
 	id     keyfirst.ItemID
 	part   string // "" for the action's own item
 	entity string
-	key    string
 	size   int
+	// own is the action's own item, which prints its key and explains
+	// its failure itself (nothing is made for that while the transaction
+	// is built); a unique marker sets key and explainFn instead.
+	own keyfirst.TransactWrite
+	key string
 	// table is the table bound, whose Observer sees the transaction (the
 	// first step's).
-	table *keyfirst.Table
-	// explain says why the step's condition failed, from the item
-	// DynamoDB returned with the cancellation (nil: none).
-	explain func(stored map[string]types.AttributeValue) error
+	table     *keyfirst.Table
+	explainFn func(stored map[string]types.AttributeValue) error
+}
+
+// keyText prints the step's key.
+func (s *step) keyText() string {
+	if s.explainFn != nil {
+		return s.key
+	}
+	return s.own.Key()
+}
+
+// explain says why the step's condition failed, from the item DynamoDB
+// returned with the cancellation (nil: none).
+func (s *step) explain(stored map[string]types.AttributeValue) error {
+	if s.explainFn != nil {
+		return s.explainFn(stored)
+	}
+	return s.own.Explain(stored)
 }
 
 // builder carries what building a transaction knows besides its actions:
@@ -188,16 +207,15 @@ func (op *Op[T]) build(b *builder) (step, error) {
 	if err != nil {
 		return step{}, err
 	}
-	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), key: w.Key(), size: w.Size(), table: op.e.Table(),
-		explain: func(stored map[string]types.AttributeValue) error { return w.Explain(stored) }}, nil
+	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), size: w.Size(), own: w, table: op.e.Table()}, nil
 }
 
-func (op *Op[T]) steps(b *builder) ([]step, error) {
+func (op *Op[T]) appendSteps(b *builder, out []step) ([]step, error) {
 	s, err := op.build(b)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	return []step{s}, nil
+	return append(out, s), nil
 }
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }

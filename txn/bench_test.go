@@ -1,23 +1,34 @@
 package txn_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
-	"strings"
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/internal/wirebody"
 	"github.com/keyfirst/keyfirst/txn"
 )
+
+// The cost of building and sending a transaction of 10 puts, keyfirst
+// (BenchmarkX/keyfirst) beside the same request written by hand
+// (BenchmarkX/hand), in one run: against a fake API (the library's own
+// work), over a stubbed HTTP client (the SDK's serialization and signing
+// added) and on DynamoDB Local. TestWrite10TwinsAgree proves that both
+// send the same request body. Run with
+//
+//	go test -run '^$' -bench Write10 -benchmem ./txn/
+
+// benchToken is the client request token of both twins: with a token of
+// its own keyfirst sends the canonical body, and the hand-written
+// request carries the same token.
+const benchToken = "bench-token"
 
 // benchOrders are the 10 orders of a 10-action transaction, open: each
 // write derives the primary key, the sparse index's key and the sharded
@@ -31,58 +42,151 @@ func benchOrders() []Order {
 	return out
 }
 
-// rawTransaction is what a program without keyfirst sends for the same
-// 10 puts: the item marshalled by attributevalue, the derived attributes
-// added by hand (the shard computed with the same frozen hash), the
-// entity-type guard built with the expression package.
-func rawTransaction(b *testing.B, table string, os []Order) *dynamodb.TransactWriteItemsInput {
-	in := &dynamodb.TransactWriteItemsInput{TransactItems: make([]types.TransactWriteItem, len(os))}
+// handTransaction is what a program without keyfirst writes for the same
+// 10 puts: each item built by hand, its derived attributes added (the
+// shard computed with the same frozen hash), the entity-type guard
+// written as a string.
+func handTransaction(b testing.TB, table string, os []Order) *dynamodb.TransactWriteItemsInput {
+	in := &dynamodb.TransactWriteItemsInput{
+		TransactItems:      make([]types.TransactWriteItem, len(os)),
+		ClientRequestToken: aws.String(benchToken),
+	}
 	for i, o := range os {
-		item, err := attributevalue.MarshalMap(o)
-		if err != nil {
-			b.Fatal(err)
-		}
 		n, err := openShards.Shard(o)
 		if err != nil {
 			b.Fatal(err)
 		}
-		item["PK"] = &types.AttributeValueMemberS{Value: "CUST#" + o.Customer}
-		item["SK"] = &types.AttributeValueMemberS{Value: "ORDER#" + o.ID}
-		item["_type"] = &types.AttributeValueMemberS{Value: "ORDER"}
-		item["openBucket"] = &types.AttributeValueMemberS{Value: "OPEN"}
-		item["placedAt"] = &types.AttributeValueMemberS{Value: o.Placed}
-		item["open_shard"] = &types.AttributeValueMemberS{Value: fmt.Sprintf("OPEN#%d", n)}
-		item["open_date"] = &types.AttributeValueMemberS{Value: o.Placed}
-		x, err := expression.NewBuilder().WithCondition(expression.Name("PK").AttributeNotExists().
-			Or(expression.Name("_type").Equal(expression.Value("ORDER")))).Build()
-		if err != nil {
-			b.Fatal(err)
+		item := map[string]types.AttributeValue{
+			"PK":         &types.AttributeValueMemberS{Value: "CUST#" + o.Customer},
+			"SK":         &types.AttributeValueMemberS{Value: "ORDER#" + o.ID},
+			"_type":      &types.AttributeValueMemberS{Value: "ORDER"},
+			"customer":   &types.AttributeValueMemberS{Value: o.Customer},
+			"id":         &types.AttributeValueMemberS{Value: o.ID},
+			"status":     &types.AttributeValueMemberS{Value: string(o.Status)},
+			"placed":     &types.AttributeValueMemberS{Value: o.Placed},
+			"openBucket": &types.AttributeValueMemberS{Value: "OPEN"},
+			"placedAt":   &types.AttributeValueMemberS{Value: o.Placed},
+			"open_shard": &types.AttributeValueMemberS{Value: "OPEN#" + strconv.Itoa(n)},
+			"open_date":  &types.AttributeValueMemberS{Value: o.Placed},
+		}
+		if o.Product != "" {
+			item["product"] = &types.AttributeValueMemberS{Value: o.Product}
+		}
+		if o.Note != "" {
+			item["note"] = &types.AttributeValueMemberS{Value: o.Note}
 		}
 		in.TransactItems[i].Put = &types.Put{TableName: aws.String(table), Item: item,
-			ConditionExpression: x.Condition(), ExpressionAttributeNames: x.Names(), ExpressionAttributeValues: x.Values(),
+			ConditionExpression:                 aws.String("(attribute_not_exists (#0)) OR (#1 = :0)"),
+			ExpressionAttributeNames:            map[string]string{"#0": "PK", "#1": "_type"},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":0": &types.AttributeValueMemberS{Value: "ORDER"}},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	}
 	return in
 }
 
-// Building and sending a transaction of 10 puts, keyfirst beside the raw
-// SDK doing the same work, on DynamoDB Local, in one run.
+// fakeWrite is a TransactWriteItems that succeeds at once: what is left is
+// the library's own work.
+type fakeWrite struct{}
+
+func (fakeWrite) TransactWriteItems(context.Context, *dynamodb.TransactWriteItemsInput, ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	return &dynamodb.TransactWriteItemsOutput{}, nil
+}
+
+// BenchmarkWrite10 is a transaction of 10 puts against a fake API.
 func BenchmarkWrite10(b *testing.B) {
+	table := keyfirst.Must(shopTable.Named("bench"))
+	e := keyfirst.Must(orders.In(table))
+	os := benchOrders()
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os, txn.Token(benchToken)) })
+	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, fakeWrite{}, table.Name(), os) })
+	b.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os) })
+}
+
+// BenchmarkWrite10Offline is BenchmarkWrite10 with the SDK's client over
+// a stubbed HTTP client: the serialization and the signing added.
+func BenchmarkWrite10Offline(b *testing.B) {
+	client := wirebody.Client(&wirebody.Recorder{})
+	table := keyfirst.Must(shopTable.Named("bench"))
+	e := keyfirst.Must(orders.In(table))
+	os := benchOrders()
+	ctx := context.Background()
+	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, client, e, os, txn.Token(benchToken)) })
+	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, client, table.Name(), os) })
+	b.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, client, e, os) })
+}
+
+// BenchmarkWrite10Local is BenchmarkWrite10 on DynamoDB Local.
+func BenchmarkWrite10Local(b *testing.B) {
 	s, ctx := localShop(b)
 	os := benchOrders()
 	warmUp(b, s, os)
-	// Each twice, alternating: the first timed writes of a new table are
-	// slower on DynamoDB Local, whoever makes them.
-	for _, round := range []string{"", " again"} {
-		b.Run("raw SDK"+round, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.client.TransactWriteItems(ctx, rawTransaction(b, s.table.Name(), os)); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("keyfirst"+round, func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
+	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os, txn.Token(benchToken)) })
+	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, s.client, s.table.Name(), os) })
+}
+
+// TestWrite10TwinsAgree proves that the twins of BenchmarkWrite10 send the
+// same request: both bodies, as the SDK serializes them and with their
+// object keys sorted, are the same bytes.
+func TestWrite10TwinsAgree(t *testing.T) {
+	stub := &wirebody.Recorder{Keep: true}
+	client := wirebody.Client(stub)
+	table := keyfirst.Must(shopTable.Named("bench"))
+	e := keyfirst.Must(orders.In(table))
+	os := benchOrders()
+	ctx := context.Background()
+	actions := make([]txn.Action, len(os))
+	for i, o := range os {
+		actions[i] = txn.Put(e, o)
+	}
+	if err := txn.Write(ctx, client, actions, txn.Token(benchToken)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.TransactWriteItems(ctx, handTransaction(t, table.Name(), os)); err != nil {
+		t.Fatal(err)
+	}
+	bodies := stub.Bodies()
+	if len(bodies) != 2 {
+		t.Fatalf("%d requests, want 2", len(bodies))
+	}
+	mine, hand := sorted(t, bodies[0]), sorted(t, bodies[1])
+	if !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+}
+
+// sorted is body with its object keys sorted.
+func sorted(t *testing.T, body []byte) []byte {
+	t.Helper()
+	out, err := wirebody.Sorted(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// writeOrders writes os in one transaction per iteration, building the
+// actions each time.
+func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyfirst.Entity[Order], os []Order, opts ...func(*keyfirst.Options)) {
+	b.ReportAllocs()
+	for b.Loop() {
+		actions := make([]txn.Action, len(os))
+		for i, o := range os {
+			actions[i] = txn.Put(e, o)
+		}
+		if err := txn.Write(ctx, client, actions, opts...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// writeByHand sends the hand-written twin once per iteration.
+func writeByHand(b *testing.B, ctx context.Context, client txn.WriteAPI, table string, os []Order) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := client.TransactWriteItems(ctx, handTransaction(b, table, os)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -102,62 +206,6 @@ func BenchmarkTransactionVsSingleWrites(b *testing.B) {
 			}
 		}
 	})
-}
-
-// stubHTTP answers every request with an empty success, after reading the
-// body: the client's whole work (build, serialize, sign) without the
-// network and DynamoDB Local's time, which dominate and vary on a loaded
-// machine.
-type stubHTTP struct{}
-
-func (stubHTTP) Do(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		_ = r.Body.Close()
-	}
-	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": []string{"application/x-amz-json-1.0"}},
-		Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
-}
-
-// The same comparison as BenchmarkWrite10 with the network stubbed out:
-// keyfirst's cost beside the raw SDK's, and with a caller's token (the
-// canonical body).
-func BenchmarkWrite10Offline(b *testing.B) {
-	client := dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String("http://stub.invalid"),
-		Credentials:  credentials.NewStaticCredentialsProvider("key", "secret", ""),
-		HTTPClient:   stubHTTP{},
-	})
-	table := keyfirst.Must(shopTable.Named("bench"))
-	e := keyfirst.Must(orders.In(table))
-	os := benchOrders()
-	ctx := context.Background()
-	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, client, e, os) })
-	b.Run("keyfirst with token", func(b *testing.B) { writeOrders(b, ctx, client, e, os, txn.Token("a-token")) })
-	b.Run("raw SDK", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := client.TransactWriteItems(context.Background(), rawTransaction(b, table.Name(), os)); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
-
-// writeOrders writes os in one transaction per iteration, building the
-// actions each time.
-func writeOrders(b *testing.B, ctx context.Context, client txn.WriteAPI, e *keyfirst.Entity[Order], os []Order, opts ...func(*keyfirst.Options)) {
-	b.ReportAllocs()
-	for b.Loop() {
-		actions := make([]txn.Action, len(os))
-		for i, o := range os {
-			actions[i] = txn.Put(e, o)
-		}
-		if err := txn.Write(ctx, client, actions, opts...); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // warmUp stores the orders once, so that every timed write replaces them

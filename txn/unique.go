@@ -182,14 +182,14 @@ func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 
-func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
+func (x *UniqueOp[T]) appendSteps(b *builder, steps []step) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
 	var oldM, nuM marker
 	var err error
 	if x.before != nil {
 		if old, oldM, err = u.valueOf(*x.before); err != nil {
-			return nil, err
+			return steps, err
 		}
 		// The stored item must hold the value whose marker moves.
 		cond := keyfirst.Field(u.goName).NotExists()
@@ -202,19 +202,19 @@ func (x *UniqueOp[T]) steps(b *builder) ([]step, error) {
 	}
 	if x.after != nil {
 		if nu, nuM, err = u.valueOf(*x.after); err != nil {
-			return nil, err
+			return steps, err
 		}
 	}
 	own, err := x.op.build(b)
 	if err != nil {
-		return nil, err
+		return steps, err
 	}
-	steps := []step{own}
+	steps = append(steps, own)
 	if old != nil && (nu == nil || oldM.key != nuM.key) {
-		steps = append(steps, u.markerStep(own.key, oldM, false))
+		steps = append(steps, u.markerStep(own.keyText(), oldM, false))
 	}
 	if nu != nil && (old == nil || oldM.key != nuM.key) {
-		steps = append(steps, u.markerStep(own.key, nuM, true))
+		steps = append(steps, u.markerStep(own.keyText(), nuM, true))
 	}
 	return steps, nil
 }
@@ -322,7 +322,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	pk := t.PrimaryKey().PartitionKey[0].Name
 	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key), table: t}
 	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.attr, Value: m.value}
-	s.explain = func(stored map[string]types.AttributeValue) error {
+	s.explainFn = func(stored map[string]types.AttributeValue) error {
 		e := *ue
 		if o, ok := stored[markerOwner].(*types.AttributeValueMemberS); ok {
 			e.Owner = o.Value

@@ -222,28 +222,26 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 	if len(actions) == 0 {
 		return nil, nil, &LimitError{Err: ErrEmpty}
 	}
-	var (
-		steps []step
-		at    []int
-		size  int
-	)
+	steps := make([]step, 0, len(actions))
+	at := make([]int, 0, len(actions))
+	size := 0
 	first := make(map[keyfirst.ItemID]int, len(actions))
 	for i, a := range actions {
 		if a == nil {
 			return nil, nil, &ActionError{Position: i, Err: errNilAction}
 		}
-		ss, err := a.steps(b)
-		if err != nil {
+		n := len(steps)
+		var err error
+		if steps, err = a.appendSteps(b, steps); err != nil {
 			return nil, nil, actionError(i, a, "", err)
 		}
 		setPosition(a, i)
-		for _, s := range ss {
+		for _, s := range steps[n:] {
 			if j, dup := first[s.id]; dup {
 				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: s.id.String()}
 			}
 			first[s.id] = i
 			size += s.size
-			steps = append(steps, s)
 			at = append(at, i)
 		}
 	}
@@ -286,8 +284,8 @@ func explain(err error, steps []step, at []int, token string) (*CanceledError, b
 		if code == "" || i >= len(steps) {
 			continue
 		}
-		s := steps[i]
-		ae := &ActionError{Position: at[i], Part: s.part, Table: s.id.Table(), Entity: s.entity, Key: s.key,
+		s := &steps[i]
+		ae := &ActionError{Position: at[i], Part: s.part, Table: s.id.Table(), Entity: s.entity, Key: s.keyText(),
 			Reason: code, Message: aws.ToString(r.Message), Err: reasonError(code)}
 		if code == "ConditionalCheckFailed" {
 			ae.Err = s.explain(r.Item)

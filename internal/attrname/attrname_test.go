@@ -53,7 +53,7 @@ func TestEncodingIsInjective(t *testing.T) {
 	var walk func(prefix string, depth int)
 	walk = func(prefix string, depth int) {
 		if prefix != "" {
-			enc := encoder.Replace(prefix)
+			enc := encode(prefix)
 			if other, dup := seen[enc]; dup {
 				t.Fatalf("%q and %q both encode to %q", prefix, other, enc)
 			}
@@ -70,4 +70,31 @@ func TestEncodingIsInjective(t *testing.T) {
 		}
 	}
 	walk("", 5)
+}
+
+// TestNamesOfPlainNamesCostNothing: an expression none of whose names
+// needed encoding gives its own names, with no copy, so that a request
+// built from a cached expression allocates nothing for them; a name that
+// was encoded is still decoded.
+func TestNamesOfPlainNamesCostNothing(t *testing.T) {
+	x, err := expression.NewBuilder().WithCondition(Name("PK").AttributeNotExists().Or(Name("_type").Equal(expression.Value("T")))).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Names(x) }); n != 0 {
+		t.Fatalf("Names allocates %v times for plain names", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = Name("plain") }); n != 0 {
+		t.Fatalf("Name allocates %v times for a plain name", n)
+	}
+	if got := Names(x); got["#0"] != "PK" || got["#1"] != "_type" {
+		t.Fatalf("names %v", got)
+	}
+	odd, err := expression.NewBuilder().WithCondition(Name("a[0]").AttributeExists().And(Name("b").AttributeExists())).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Names(odd); got["#0"] != "a[0]" || got["#1"] != "b" {
+		t.Fatalf("names %v", got)
+	}
 }

@@ -1,0 +1,55 @@
+package query_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/keyfirst/keyfirst/internal/wirebody"
+	"github.com/keyfirst/keyfirst/query"
+)
+
+// TestBenchmarkTwinsAgree proves that the twins of BenchmarkBuild and
+// BenchmarkPage send the same request: both bodies, as the SDK
+// serializes them and with their object keys sorted, are the same bytes.
+func TestBenchmarkTwinsAgree(t *testing.T) {
+	s := newShop(t, "shop")
+	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
+	noErr(t, err)
+	lo, hi := cond.Values()
+	stub := &wirebody.Recorder{Keep: true}
+	client := wirebody.Client(stub)
+	ctx := context.Background()
+	if _, err := onQuery(s, cond).Page(ctx, client); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Query(ctx, handInput("shop", lo, hi)); err != nil {
+		t.Fatal(err)
+	}
+	kept := stub.Bodies()
+	if len(kept) != 2 {
+		t.Fatalf("%d requests, want 2", len(kept))
+	}
+	mine, err := wirebody.Sorted(kept[0])
+	noErr(t, err)
+	hand, err := wirebody.Sorted(kept[1])
+	noErr(t, err)
+	if !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+}
+
+// TestCollectGrowsOncePerResponse: Collect makes room for a response's
+// items at once, so the slice of one response of 1,000 items is exactly
+// that long (appending one by one leaves it larger).
+func TestCollectGrowsOncePerResponse(t *testing.T) {
+	s := newShop(t, "shop")
+	client := &canned{items: orderItems(t, s, ordersOf(1000)...)}
+	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
+	noErr(t, err)
+	out, err := query.On(s.orders, byStatusDate, "c1").Sort(cond).Collect(context.Background(), client)
+	noErr(t, err)
+	if len(out) != 1000 || cap(out) != 1000 {
+		t.Fatalf("%d items in a slice of capacity %d, want 1000 in 1000", len(out), cap(out))
+	}
+}
