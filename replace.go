@@ -105,7 +105,7 @@ func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expre
 		return w, err
 	}
 	w.guard = e.keepUnique(op, g, w.plan.item, moved)
-	w.x, err = e.updateOf(op, w.plan, g, extra)
+	w.x, err = e.updateOf(op, w.plan, w.guard, extra)
 	return w, err
 }
 

@@ -208,8 +208,9 @@ func (e *Entity[T]) keepUnique(op string, g guard, item map[string]types.Attribu
 
 // putUnique is guard g of a put of item, a planned item, for an entity
 // with unique fields: a create (g requires no item) of an item with a
-// unique value is refused unless it moves the field's markers, and a put that may create or
-// replace may only replace an item that holds the values it writes.
+// unique value is refused unless it moves the field's markers, and a put
+// that may create or replace may only replace an item that holds the
+// values it writes (an item without one it may create too).
 func (e *Entity[T]) putUnique(op string, g guard, item map[string]types.AttributeValue, moved []string) (guard, error) {
 	if g.kind == guardAbsent { // an item without the value holds none: it needs no marker
 		for _, v := range e.uniqueKept(item, moved) {
@@ -220,8 +221,8 @@ func (e *Entity[T]) putUnique(op string, g guard, item map[string]types.Attribut
 		return g, nil
 	}
 	g = e.keepUnique(op, g, item, moved)
-	if len(g.unique) > 0 && g.kind == guardAbsentOrOwn {
-		g.kind, g.replaces = guardOwn, true
+	if g.kind == guardAbsentOrOwn && slices.ContainsFunc(g.unique, func(v uniqueValue) bool { return v.av != nil }) {
+		g.kind, g.replaces = guardOwn, true // it may only replace; without a value it may create too
 	}
 	return g, nil
 }
