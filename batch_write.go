@@ -49,6 +49,11 @@ func (e *Entity[T]) PutRequest(item T) WriteRequest {
 		r.err = e.versionedBatch()
 		return r
 	}
+	if err := e.uniqueRefused("BatchWrite", nil, "txn.Unique.Create or txn.Unique.Change",
+		"BatchWriteItem takes no condition, so a batch put could create an item or change its value without its marker"); err != nil {
+		r.err = err
+		return r
+	}
 	if e.keepsCreated() {
 		r.err = &ItemError{Entity: e.typeName, Attribute: e.life.created, Problem: ItemCreated,
 			Detail: "BatchWriteItem takes neither a condition nor an update expression, so it would overwrite the stored created time; use Put (or a transaction)"}
@@ -71,6 +76,10 @@ func (e *Entity[T]) DeleteRequest(key Key[T]) WriteRequest {
 	r := WriteRequest{table: e.table, entity: e.typeName, value: key}
 	if e.version != "" {
 		r.err = e.versionedBatch()
+		return r
+	}
+	if err := e.uniqueRefused("BatchWrite", nil, "txn.Unique.Delete", "a batch delete drops the value and leaves its marker holding it"); err != nil {
+		r.err = err
 		return r
 	}
 	if err := e.checkKey(key); err != nil {

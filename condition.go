@@ -3,6 +3,7 @@ package keyfirst
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 	"sync"
@@ -246,10 +247,27 @@ type guard struct {
 	// guardAbsent (a versioned Put of version 0, never CreateOnly), one
 	// without a version.
 	adopt bool
+	// unique are the unique values the stored item must hold, as the
+	// write stores them ([Entity.uniqueKept]); op names the write for
+	// their error; replaces: a Put that may not create an item (one with
+	// a unique value).
+	unique   []uniqueValue
+	op       string
+	replaces bool
 }
 
 // condition is g as a condition expression.
 func (e *Entity[T]) condition(g guard) expression.ConditionBuilder {
+	c := e.baseCondition(g)
+	if len(g.unique) > 0 {
+		c = c.And(uniqueCondition(g.unique))
+	}
+	return c
+}
+
+// baseCondition is g as a condition expression, without its unique
+// values.
+func (e *Entity[T]) baseCondition(g guard) expression.ConditionBuilder {
 	switch g.kind {
 	case guardAbsent:
 		if g.adopt && e.version != "" {
@@ -287,6 +305,13 @@ func (e *Entity[T]) storedVersionIs(g guard, stored map[string]types.AttributeVa
 // holds reports whether g holds on stored, the item as DynamoDB returned
 // it with a failed condition (nil: no item).
 func (e *Entity[T]) holds(g guard, stored map[string]types.AttributeValue) bool {
+	_, differs := uniqueDiffers(g.unique, stored)
+	return e.baseHolds(g, stored) && (len(stored) == 0 || !differs)
+}
+
+// baseHolds reports whether g, without its unique values, holds on
+// stored.
+func (e *Entity[T]) baseHolds(g guard, stored map[string]types.AttributeValue) bool {
 	found := len(stored) > 0
 	adopted := e.adoptedItem(g, stored)
 	own := itemType(stored, e.table.typeAttr) == e.typeName || adopted
@@ -339,6 +364,17 @@ func (e *Entity[T]) conditionError(stored map[string]types.AttributeValue, g gua
 		// A versioned item with another version or gone, or an item
 		// without version that changed since it was read.
 		ce.Err = ErrVersionConflict
+	}
+	if len(g.unique) == 0 {
+		return ce
+	}
+	if g.replaces && !ce.Found {
+		u := g.unique[0].field
+		ce.Err = e.uniqueError(g.op, u, "txn.Unique.Create", "no item has the key, and a Put creates no item of an entity with a unique value")
+	} else if v, differs := uniqueDiffers(g.unique, stored); ce.Found && differs && e.baseHolds(g, stored) {
+		ue := e.uniqueError(g.op, v.field, "txn.Unique.Change", fmt.Sprintf("the stored value is %s, the write's %s", avText(stored[v.field.attr]), avText(v.av)))
+		ue.Found, ue.Stored = true, stored[v.field.attr]
+		ce.Err = ue
 	}
 	return ce
 }
@@ -469,7 +505,7 @@ type guardCacheKey struct {
 
 // guardExpression builds g's condition, and extra too when it is set.
 func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) (built, error) {
-	if extra.IsSet() || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
+	if extra.IsSet() || len(g.unique) > 0 || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
 		return e.build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
 	}
 	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind, adopt: g.adopt}

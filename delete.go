@@ -20,7 +20,7 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 	if err != nil {
 		return err
 	}
-	w, err := e.planDelete(&item, expression.ConditionBuilder{})
+	w, err := e.planDelete("Delete", &item, expression.ConditionBuilder{}, nil)
 	if err != nil {
 		return err
 	}
@@ -41,9 +41,14 @@ func (e *Entity[T]) Delete(ctx context.Context, api DeleteItemAPI, item T, optFn
 
 // planDelete plans the delete of the item with *v's key: of an item of
 // this entity type or none, with *v's version for a versioned entity, and
-// on extra when set.
-func (e *Entity[T]) planDelete(v *T, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+// on extra when set. An entity with a unique field whose markers the
+// delete does not move (moved lists those it moves) is refused: the
+// marker would hold the value for ever.
+func (e *Entity[T]) planDelete(op string, v *T, extra expression.ConditionBuilder, moved []string) (plannedWrite[T], error) {
 	w := plannedWrite[T]{next: -1, extra: extra.IsSet()}
+	if err := e.uniqueRefused(op, moved, "txn.Unique.Delete", "a delete drops the value and leaves its marker holding it"); err != nil {
+		return w, err
+	}
 	var err error
 	if w.plan.key, err = e.Key(*v); err != nil {
 		return w, err

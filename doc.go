@@ -413,6 +413,23 @@
 // field cannot read back is refused ([ItemVersionMax]). Batch writes
 // cannot carry conditions, so versioned entities are refused there.
 //
+// # Unique values
+//
+// An entity may declare a field of T unique ([EntitySpec.Unique], by its
+// Go name): package txn's Unique keeps its values unique by marker items,
+// written and deleted with the item in one transaction. No write path
+// outside those actions can change or drop a unique value without moving
+// its marker: a Put over a stored item, a Replace and their transaction
+// actions are guarded, in the same write, by the condition that the
+// stored value is the one written (a change of the value fails, storing
+// nothing, with a [*ConditionError] whose Err is a [*UniqueValueError]);
+// a put that would create an item with a value, a Delete, batch puts and
+// deletes (BatchWriteItem takes no condition), an Update that sets or
+// removes the field and a Modify whose change sets another value are
+// refused before any write with a [*UniqueValueError] naming the txn.Unique
+// action to use. An item without the value holds none, and is written
+// freely. Updates and Modifies of other fields are unaffected.
+//
 // # Batches
 //
 // [Entity.BatchGet] and [Table.BatchWrite] (puts and deletes of several

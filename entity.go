@@ -103,6 +103,15 @@ type EntitySpec[T any] struct {
 	// of the key, safe for concurrent use. Nil: untyped items are not
 	// this entity's. See [Table.Classify].
 	Adopt func(pk, sk types.AttributeValue) bool
+	// Unique names (in Go: "Email") the field of T whose value no two
+	// items of the entity share, kept by the marker items of package txn's
+	// Unique: a string, number or binary field that is not a key, the
+	// version or a lifecycle field (at most one). Every write path then
+	// keeps the markers true: a write that would change or drop the value
+	// outside txn.Unique's actions is refused before any request, or
+	// guarded by the condition that the stored value is the one written
+	// ([*UniqueValueError]; see "Unique values" in the package doc).
+	Unique []string
 }
 
 // Entity is an entity type of a table: it builds items from T with every
@@ -150,6 +159,8 @@ type Entity[T any] struct {
 	updateRefused error
 	// life: the lifecycle fields (Created, Updated, Expires).
 	life lifecycle
+	// unique: the unique fields (EntitySpec.Unique).
+	unique []uniqueField
 }
 
 // derivation is one derived attribute.
@@ -221,7 +232,7 @@ type registered struct {
 func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	b := &entityBuilder[T]{spec: spec, table: table, goType: reflect.TypeFor[T](),
 		derivedAt: map[string]string{}, byIndex: map[string][]derivation[T]{}, same: map[string]sameValue{}, sharable: map[string]bool{}, keyFields: map[string]bool{}}
-	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField, b.lifecycleFields} {
+	for _, step := range []func() error{b.basics, b.bindings, b.primaryKey, b.indexKeys, b.fields, b.indexGroups, b.versionField, b.lifecycleFields, b.uniqueFields} {
 		if err := step(); err != nil {
 			return nil, err
 		}

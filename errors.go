@@ -151,6 +151,7 @@ const (
 	EntityBinding                                  // the fields or function bound to a Pattern do not fit T
 	EntityOtherTable                               // Entity.In with a table that is not a binding of the entity's table description
 	EntityLifecycle                                // a Created, Updated or Expires field that is not a time.Time field of T keyfirst can set, or an Expires the table's TimeToLive does not name
+	EntityUnique                                   // a unique field (EntitySpec.Unique) that is not a string, number or binary field of T, or is a key, the version or a lifecycle field
 )
 
 var entityProblemText = map[EntityProblem]string{
@@ -170,6 +171,7 @@ var entityProblemText = map[EntityProblem]string{
 	EntityBinding:         "binding does not fit T",
 	EntityLifecycle:       "invalid lifecycle attribute",
 	EntityOtherTable:      "table of another description",
+	EntityUnique:          "invalid unique field",
 }
 
 // String describes the problem.

@@ -112,6 +112,9 @@ func (e *Entity[T]) ModifyE(ctx context.Context, api ModifyAPI, key Key[T], fn f
 		if newKey != key {
 			return zero, &KeyChangedError{Old: key.String(), New: newKey.String()}
 		}
+		if err := e.modifyUnique(old, v); err != nil {
+			return zero, err
+		}
 		g := guard{kind: guardVersion, expected: expected}
 		if e.version == "" {
 			g = guard{kind: guardUnchanged, read: old}

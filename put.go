@@ -42,7 +42,7 @@ func (e *Entity[T]) Put(ctx context.Context, api PutItemAPI, item T, optFns ...f
 	if err != nil {
 		return item, err
 	}
-	w, err := e.planPut(&item, o.CreateOnly, expression.ConditionBuilder{})
+	w, err := e.planPut("Put", &item, o.CreateOnly, expression.ConditionBuilder{}, nil)
 	if err != nil {
 		return item, err
 	}
@@ -90,8 +90,11 @@ func (w plannedWrite[T]) stamp(e *Entity[T], v *T) {
 
 // planPut plans a Put of *v. Every put is conditional: it creates, or
 // replaces an item of this entity type (with the expected version), never
-// another type's item; extra, when set, must hold too.
-func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+// another type's item; extra, when set, must hold too. For an entity
+// with a unique field whose markers the write does not move (moved lists
+// those it moves), a create is refused and a put may only replace an
+// item that holds the value it writes ([Entity.putUnique]).
+func (e *Entity[T]) planPut(op string, v *T, createOnly bool, extra expression.ConditionBuilder, moved []string) (plannedWrite[T], error) {
 	w := plannedWrite[T]{next: -1, extra: extra.IsSet()}
 	if createOnly {
 		w.guard.kind = guardAbsent
@@ -120,6 +123,9 @@ func (e *Entity[T]) planPut(v *T, createOnly bool, extra expression.ConditionBui
 	}
 	if createOnly {
 		w.guard.adopt = false // no item at all, adopted or not
+	}
+	if w.guard, err = e.putUnique(op, w.guard, w.plan.item, moved); err != nil {
+		return w, err
 	}
 	if e.keepsCreated() {
 		w.x, err = e.updateOf("Put", w.plan, w.guard, extra)

@@ -78,6 +78,7 @@ func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, it
 // entity with a created time it returns the attributes written as stored
 // (UPDATED_NEW), which hold the created time kept.
 func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string, p itemPlan[T], g guard, o Options) (map[string]types.AttributeValue, error) {
+	g = e.keepUnique(op, g, p.item, nil)
 	x, err := e.updateOf(op, p, g, expression.ConditionBuilder{})
 	if err != nil {
 		return nil, err
@@ -97,8 +98,10 @@ func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string,
 }
 
 // planUpdate plans the UpdateItem that makes the stored item *v on
-// condition g, and extra when set: the update of a transaction.
-func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder) (plannedWrite[T], error) {
+// condition g, and extra when set: the update of a transaction. The
+// stored item must hold the values of the unique fields whose markers
+// the transaction does not move (moved lists those it moves).
+func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder, moved []string) (plannedWrite[T], error) {
 	w := plannedWrite[T]{guard: g, next: next, extra: extra.IsSet()}
 	var err error
 	if w.plan, err = e.plan(v, next); err != nil {
@@ -107,6 +110,7 @@ func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expre
 	if err = e.adoptGuard(&w.guard, w.plan.key); err != nil {
 		return w, err
 	}
+	w.guard = e.keepUnique(op, w.guard, w.plan.item, moved)
 	w.x, err = e.updateOf(op, w.plan, w.guard, extra)
 	return w, err
 }

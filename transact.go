@@ -77,6 +77,11 @@ type TransactOptions struct {
 	// [*OptionError]. Guarded by every attribute, the replace sends only
 	// what differs from the item read, as Modify does.
 	Read map[string]types.AttributeValue
+
+	// moved lists the unique fields ([EntitySpec.Unique]) whose markers
+	// the transaction moves (set by txn.Unique's actions only, through
+	// internal/markers): their values are neither refused nor guarded.
+	moved []string
 }
 
 // TransactWrite is one write action of a transaction, built by
@@ -178,7 +183,7 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
-	w, err := e.planPut(&item, o.CreateOnly, cond)
+	w, err := e.planPut("TransactPut", &item, o.CreateOnly, cond, o.moved)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -209,7 +214,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 	if o.Read != nil && e.version == "" {
 		g = guard{kind: guardUnchanged, read: o.Read}
 	}
-	w, err := e.planUpdate("Replace", &item, g, next, cond)
+	w, err := e.planUpdate("Replace", &item, g, next, cond, o.moved)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -228,7 +233,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	if err != nil {
 		return TransactWrite{}, err
 	}
-	w, err := e.planDelete(&item, cond)
+	w, err := e.planDelete("TransactDelete", &item, cond, o.moved)
 	if err != nil {
 		return TransactWrite{}, err
 	}

@@ -222,6 +222,9 @@ func (p *partialPlan[T]) change(c change) error {
 		return e.updateError("", f.GoName, UpdateFieldTwice, "one change per field in an update", nil)
 	case f.Name == e.version:
 		return e.updateError("", f.GoName, UpdateVersionField, "every update increments the version itself; to expect a version, add the condition Field(\""+f.GoName+"\").Eq(n)", nil)
+	case e.isUnique(f.GoName):
+		return e.uniqueError("Update", uniqueField{goName: f.GoName, attr: f.Name}, "txn.Unique.Change",
+			"an update of the field would change or drop its value without moving its marker")
 	case f.Name == e.life.created || f.Name == e.life.updated:
 		return e.updateError("", f.GoName, UpdateLifecycleField, "keyfirst sets the created time at the item's first write and the updated time at every write; "+
 			"no update changes them", nil)

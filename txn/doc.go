@@ -111,12 +111,17 @@
 //
 // # Unique values
 //
-// [NewUnique] declares an attribute unique in the table, by marker items
-// ("UNIQUE#USER#email#ann@example.com", naming the owner's key):
-// [Unique.Create], [Unique.Change] and [Unique.Delete] write the item and
-// its markers in one transaction, a taken value is an [*UniqueError]
-// wrapping [ErrNotUnique] that names the attribute, the value and its
-// holder; of two concurrent creates exactly one wins. A Unique declared
+// A field declared unique in [keyfirst.EntitySpec.Unique] ("Email") is
+// kept unique in the table by marker items
+// ("UNIQUE#USER#email#ann@example.com", by its attribute name, naming the
+// owner's key): [NewUnique] gives its actions, [Unique.Create],
+// [Unique.Change] and [Unique.Delete], which write the item and its
+// markers in one transaction; a taken value is an [*UniqueError]
+// wrapping [ErrNotUnique] that names the field, the value and its
+// holder; of two concurrent creates exactly one wins. Every other write
+// path of the entity, here ([Put], [Replace], [Update], [Delete]) and in
+// package keyfirst, is guarded by the stored value or refused before any
+// request ([keyfirst.UniqueValueError]), so the markers never go stale. A Unique declared
 // at package level, beside its entity, is bound to a table as the entity
 // is ([Unique.In]).
 //

@@ -199,11 +199,12 @@ func (e *TokenError) Unwrap() []error { return errfmt.Causes(ErrTokenReused, e.E
 // or whose marker belongs to another item. It wraps [ErrNotUnique] or
 // [ErrMarkerOwner].
 type UniqueError struct {
-	Err    error  // the sentinel
-	Entity string // the entity-type name
-	Field  string // the unique attribute
-	Value  string // the value
-	Owner  string // the key of the item that holds it, when DynamoDB returned the marker
+	Err       error  // the sentinel
+	Entity    string // the entity-type name
+	Field     string // the unique field, its Go name
+	Attribute string // its attribute name, which the marker key holds
+	Value     string // the value
+	Owner     string // the key of the item that holds it, when DynamoDB returned the marker
 }
 
 // Error describes the failure with its facts.

@@ -107,6 +107,7 @@ var (
 		Type:    "USER",
 		Keys:    []keyfirst.Binding{typedKey("USER").Fields("ID")},
 		Version: "version",
+		Unique:  []string{"Email"},
 	}))
 )
 

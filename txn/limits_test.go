@@ -118,16 +118,21 @@ func TestBadInputsBeforeAnyRequest(t *testing.T) {
 // hold the marker keys; it is bound only to a table of its description.
 func TestNewUniqueRefuses(t *testing.T) {
 	t.Parallel()
-	if _, err := txn.NewUnique(users, "mail"); !errors.Is(err, keyfirst.ErrInvalidOption) {
-		t.Fatalf("an attribute T does not have: %v", err)
+	if _, err := txn.NewUnique(users, "Mail"); !errors.Is(err, keyfirst.ErrInvalidOption) {
+		t.Fatalf("a field T does not have: %v", err)
+	}
+	for _, f := range []string{"Name", "email"} { // not declared unique; the attribute name, not Go's
+		if _, err := txn.NewUnique(users, f); !errors.Is(err, keyfirst.ErrInvalidOption) {
+			t.Fatalf("%s: %v, want ErrInvalidOption", f, err)
+		}
 	}
 	numbered := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "numbered", PartitionKey: keyfirst.NumberAttr("n")}))
-	e := keyfirst.Must(keyfirst.NewEntity(numbered, keyfirst.EntitySpec[User]{Type: "USER", Keys: []keyfirst.Binding{
+	e := keyfirst.Must(keyfirst.NewEntity(numbered, keyfirst.EntitySpec[User]{Type: "USER", Unique: []string{"Email"}, Keys: []keyfirst.Binding{
 		keyfirst.Func(keyfirst.OnTable(keyfirst.Num[int]("n"), keyfirst.NoSort()), func(User) (int, keyfirst.None, bool) { return 1, keyfirst.None{}, true })}}))
-	if _, err := txn.NewUnique(e, "email"); !errors.Is(err, keyfirst.ErrInvalidOption) {
+	if _, err := txn.NewUnique(e, "Email"); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("a table with a number key: %v", err)
 	}
-	if _, err := txn.NewUnique[User](nil, "email"); err == nil {
+	if _, err := txn.NewUnique[User](nil, "Email"); err == nil {
 		t.Fatal("a nil entity")
 	}
 	if _, err := shopEmails.In(numbered); !errors.Is(err, keyfirst.ErrInvalidEntity) {

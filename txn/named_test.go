@@ -20,7 +20,7 @@ import (
 
 // shopEmails is declared once, at package level, beside the entities it
 // keeps unique; each binding of the shop uses it bound to its table.
-var shopEmails = keyfirst.Must(txn.NewUnique(users, "email"))
+var shopEmails = keyfirst.Must(txn.NewUnique(users, "Email"))
 
 // Two bindings of the package-level shop, used at the same time from two
 // goroutines with the same keys: every kind of transaction (Put, Replace,

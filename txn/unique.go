@@ -16,6 +16,7 @@ import (
 	"github.com/keyfirst/keyfirst/internal/attrname"
 	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/internal/itemsize"
+	"github.com/keyfirst/keyfirst/internal/markers"
 )
 
 // MarkerType is the entity-type attribute of a unique value's marker item.
@@ -25,14 +26,14 @@ const MarkerType = "keyfirst.unique"
 // item that has the value.
 const markerOwner = "owner"
 
-// Unique declares that an attribute of an entity's items is unique in its
-// table, by marker items: the value v of attribute attr of entity type E
+// Unique keeps a field of an entity's items unique in its table, by
+// marker items: the value v of the field's attribute attr of entity type E
 // is held by the item whose primary key is v's marker key (in the
 // partition key, and in the sort key when the table has one), which names
 // its owner. [Unique.Create], [Unique.Change] and [Unique.Delete] write
 // the item and its markers in one transaction, so the markers stay in
 // step with the items; a value another item holds is an [*UniqueError]
-// wrapping [ErrNotUnique], naming the attribute and the value. An item
+// wrapping [ErrNotUnique], naming the field and the value. An item
 // without the attribute (omitempty) holds no value.
 //
 // A value is unique as DynamoDB compares values: a number in any of its
@@ -51,9 +52,14 @@ const markerOwner = "owner"
 // [*keyfirst.ItemError] with
 // [keyfirst.ItemKeyTooLong], before any request.
 //
-// Every write of the entity's items must go through these actions (or
-// keep the markers otherwise): a Put or Replace outside them changes the
-// value without moving its marker.
+// The field must be declared unique in [keyfirst.EntitySpec.Unique]:
+// then no write path outside these actions can change or drop the value
+// without moving its marker. A Put over a stored item, a Replace and
+// their actions ([Put], [Replace]) are guarded by the condition that the
+// stored value is the one written; a put that creates an item, a Delete,
+// a batch put or delete, an Update of the field, and a Modify that
+// changes it are refused before any request, with a
+// [*keyfirst.UniqueValueError] naming the action to use instead.
 //
 // The marker keys of strings are those of earlier versions of keyfirst;
 // those of numbers are not (they were the number's text as written, with
@@ -80,21 +86,29 @@ const (
 	markerSep    = "#"
 )
 
-// NewUnique declares attr, an attribute of T (a string, a number or a
-// binary), unique among the items of e. The table's primary key
+// NewUnique returns the actions that keep field, the unique field of e
+// declared in [keyfirst.EntitySpec.Unique] and named as in Go ("Email"),
+// unique among the items of e by marker items. The table's primary key
 // attributes must be strings, to hold the marker keys; neither e's type
-// name nor attr may hold '#', the separator of the marker keys.
-func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
+// name nor the field's attribute may hold '#', the separator of the
+// marker keys.
+func NewUnique[T any](e *keyfirst.Entity[T], field string) (*Unique[T], error) {
 	if e == nil {
 		return nil, errNoEntity
 	}
 	fail := func(detail string) error {
-		return &keyfirst.OptionError{Op: "NewUnique", Option: attr, Detail: fmt.Sprintf("entity %s: %s", e.Type(), detail)}
+		return &keyfirst.OptionError{Op: "NewUnique", Option: field, Detail: fmt.Sprintf("entity %s: %s", e.Type(), detail)}
 	}
-	if !slices.Contains(e.Attributes(), attr) {
-		return nil, fail(fmt.Sprintf("not an attribute of T; its attributes are %v", e.Attributes()))
+	if !slices.Contains(e.Unique(), field) {
+		return nil, fail(fmt.Sprintf("not a unique field of the entity (its unique fields are %v): declare it in EntitySpec.Unique, "+
+			"so that every write path of the entity keeps its markers", e.Unique()))
 	}
-	for _, name := range []string{e.Type(), attr} {
+	c, err := codec.For(reflect.TypeFor[T]())
+	if err != nil {
+		return nil, err
+	}
+	f, _ := c.FieldByGoName(field)
+	for _, name := range []string{e.Type(), f.Name} {
 		if strings.Contains(name, markerSep) {
 			return nil, fail(fmt.Sprintf("%q holds %q, the separator of the marker keys: the marker of one value could be another's; "+
 				"rename the entity type or the attribute", name, markerSep))
@@ -105,13 +119,8 @@ func NewUnique[T any](e *keyfirst.Entity[T], attr string) (*Unique[T], error) {
 			return nil, fail(fmt.Sprintf("the table's key attribute %s is %s; marker keys are strings", a.Name, a.Type))
 		}
 	}
-	c, err := codec.For(reflect.TypeFor[T]())
-	if err != nil {
-		return nil, err
-	}
-	f, _ := c.Field(attr)
 	sf, _ := reflect.TypeFor[T]().FieldByName(f.GoName)
-	return &Unique[T]{e: e, attr: attr, goName: f.GoName, field: sf.Index, limit: markerKeyLimit(e.Table())}, nil
+	return &Unique[T]{e: e, attr: f.Name, goName: f.GoName, field: sf.Index, limit: markerKeyLimit(e.Table())}, nil
 }
 
 // markerKeyLimit is the most bytes a marker key may have in table t: the
@@ -149,7 +158,7 @@ func (u *Unique[T]) In(t *keyfirst.Table) (*Unique[T], error) {
 // Create writes a new item (the action [Create]) and the marker of its
 // value.
 func (u *Unique[T]) Create(item T, opts ...ActionOption) *UniqueOp[T] {
-	return &UniqueOp[T]{u: u, op: Create(u.e, item, opts...), after: &item}
+	return u.op(Create(u.e, item, opts...), nil, &item)
 }
 
 // Change replaces before, the stored item, with after (a [Replace] that
@@ -157,13 +166,21 @@ func (u *Unique[T]) Create(item T, opts ...ActionOption) *UniqueOp[T] {
 // deletes the marker of the old value and writes the marker of the new
 // one.
 func (u *Unique[T]) Change(before, after T, opts ...ActionOption) *UniqueOp[T] {
-	return &UniqueOp[T]{u: u, op: Replace(u.e, after, opts...), before: &before, after: &after}
+	return u.op(Replace(u.e, after, opts...), &before, &after)
 }
 
 // Delete deletes item (a [Delete] that requires the stored value to be
 // item's) and the marker of its value.
 func (u *Unique[T]) Delete(item T, opts ...ActionOption) *UniqueOp[T] {
-	return &UniqueOp[T]{u: u, op: Delete(u.e, item, opts...), before: &item}
+	return u.op(Delete(u.e, item, opts...), &item, nil)
+}
+
+// op is the action of op, which moves the markers of u's field: the
+// entity's own guard of the field (see [keyfirst.EntitySpec.Unique])
+// gives way to the action's.
+func (u *Unique[T]) op(op *Op[T], before, after *T) *UniqueOp[T] {
+	markers.Moved(&op.opts, u.goName)
+	return &UniqueOp[T]{u: u, op: op, before: before, after: after}
 }
 
 // UniqueOp is an action on an item with a unique value: the item's own
@@ -321,7 +338,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	key := u.markerKey(m)
 	pk := t.PrimaryKey().PartitionKey[0].Name
 	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key), table: t}
-	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.attr, Value: m.value}
+	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.goName, Attribute: u.attr, Value: m.value}
 	s.explainFn = func(stored map[string]types.AttributeValue) error {
 		e := *ue
 		if o, ok := stored[markerOwner].(*types.AttributeValueMemberS); ok {

@@ -15,7 +15,7 @@ import (
 func TestUniqueEmail(t *testing.T) {
 	t.Parallel()
 	s, ctx := localShop(t)
-	emails, err := txn.NewUnique(s.users, "email")
+	emails, err := txn.NewUnique(s.users, "Email")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestUniqueEmail(t *testing.T) {
 	// A second user with the same email.
 	err = txn.Write(ctx, s.client, []txn.Action{emails.Create(User{ID: "u2", Email: "ann@example.com", Name: "Bob"})})
 	var ue *txn.UniqueError
-	if !errors.Is(err, txn.ErrNotUnique) || !errors.As(err, &ue) || ue.Field != "email" || ue.Value != "ann@example.com" || ue.Owner != `("USER#u1", "USER")` {
+	if !errors.Is(err, txn.ErrNotUnique) || !errors.As(err, &ue) || ue.Field != "Email" || ue.Attribute != "email" || ue.Value != "ann@example.com" || ue.Owner != `("USER#u1", "USER")` {
 		t.Fatalf("%v, want ErrNotUnique naming email and u1", err)
 	}
 	if s.raw(t, "USER#u2", "USER") != nil {

@@ -32,18 +32,34 @@ type Badge struct {
 	Long string                `dynamodbav:"long,omitempty"`
 }
 
-var (
-	badgeTable = keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{
+// badgeEntity is the badges' entity on a table description of its own,
+// with unique the unique field ("": none).
+func badgeEntity(unique string) *keyfirst.Entity[Badge] {
+	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{
 		Name: "txn-badges", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK"),
 	}))
-	badges = keyfirst.Must(keyfirst.NewEntity(badgeTable, keyfirst.EntitySpec[Badge]{Type: "BADGE", Keys: []keyfirst.Binding{typedKey("BADGE").Fields("ID")}}))
+	spec := keyfirst.EntitySpec[Badge]{Type: "BADGE", Keys: []keyfirst.Binding{typedKey("BADGE").Fields("ID")}}
+	if unique != "" {
+		spec.Unique = []string{unique}
+	}
+	return keyfirst.Must(keyfirst.NewEntity(table, spec))
+}
+
+var (
+	badges   = badgeEntity("")
+	badgesBy = map[string]*keyfirst.Entity[Badge]{"Num": badgeEntity("Num"), "Code": badgeEntity("Code"), "Long": badgeEntity("Long")}
 )
 
-// localBadges creates the badges' table for this test, and returns a
-// client, the entity bound to it and a raw read of a marker's owner.
-func localBadges(t *testing.T) (*dynamodb.Client, *keyfirst.Entity[Badge], func(marker string) string) {
+// localBadges creates the table of the badges whose unique field is
+// unique ("": none) for this test, and returns a client, the entity bound
+// to it and a raw read of a marker's owner.
+func localBadges(t *testing.T, unique string) (*dynamodb.Client, *keyfirst.Entity[Badge], func(marker string) string) {
 	t.Helper()
-	table := integration.TableOf(t, badgeTable)
+	e := badges
+	if unique != "" {
+		e = badgesBy[unique]
+	}
+	table := integration.TableOf(t, e.Table())
 	client := integration.Client(t)
 	owner := func(marker string) string {
 		out, err := client.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(table.Name()),
@@ -53,7 +69,7 @@ func localBadges(t *testing.T) (*dynamodb.Client, *keyfirst.Entity[Badge], func(
 		}
 		return text(out.Item["owner"])
 	}
-	return client, keyfirst.Must(badges.In(table)), owner
+	return client, keyfirst.Must(e.In(table)), owner
 }
 
 // One number in every form it can be written is one value: 1, 1.0, 1e0,
@@ -61,9 +77,9 @@ func localBadges(t *testing.T) (*dynamodb.Client, *keyfirst.Entity[Badge], func(
 // 1.0 changes no value and moves no marker.
 func TestUniqueNumbersAreCanonical(t *testing.T) {
 	t.Parallel()
-	client, e, owner := localBadges(t)
+	client, e, owner := localBadges(t, "Num")
 	ctx := context.Background()
-	nums := keyfirst.Must(txn.NewUnique(e, "num"))
+	nums := keyfirst.Must(txn.NewUnique(e, "Num"))
 	first := nums.Create(Badge{ID: "b1", Num: "1"})
 	mustWrite(t, ctx, client, first)
 	if got := owner("UNIQUE:N#BADGE#num#1"); got != `("BADGE#b1", "BADGE")` {
@@ -98,9 +114,9 @@ func TestUniqueNumbersAreCanonical(t *testing.T) {
 // DynamoDB compares them; each is unique among its own kind.
 func TestUniqueKindsAreDistinct(t *testing.T) {
 	t.Parallel()
-	client, e, owner := localBadges(t)
+	client, e, owner := localBadges(t, "Code")
 	ctx := context.Background()
-	codes := keyfirst.Must(txn.NewUnique(e, "code"))
+	codes := keyfirst.Must(txn.NewUnique(e, "Code"))
 	mustWrite(t, ctx, client, codes.Create(Badge{ID: "s", Code: "1"}))
 	mustWrite(t, ctx, client, codes.Create(Badge{ID: "n", Code: 1}))
 	mustWrite(t, ctx, client, codes.Create(Badge{ID: "b", Code: []byte("1")}))
@@ -135,19 +151,21 @@ func TestUniqueRefusesSeparatorInNames(t *testing.T) {
 		Code  string `dynamodbav:"code"`
 		CodeX string `dynamodbav:"code#x"`
 	}
-	spec := keyfirst.EntitySpec[Coded]{Type: "CODED", Keys: []keyfirst.Binding{typedKey("CODED").Fields("ID")}}
+	spec := keyfirst.EntitySpec[Coded]{Type: "CODED", Unique: []string{"Code"}, Keys: []keyfirst.Binding{typedKey("CODED").Fields("ID")}}
 	table := keyfirst.Must(keyfirst.NewTable(keyfirst.TableSpec{Name: "coded", PartitionKey: keyfirst.StringAttr("PK"), SortKey: keyfirst.StringAttr("SK")}))
 	coded := keyfirst.Must(keyfirst.NewEntity(table, spec))
-	if _, err := txn.NewUnique(coded, "code"); err != nil {
+	if _, err := txn.NewUnique(coded, "Code"); err != nil {
 		t.Fatalf("code: %v", err)
 	}
 	var oe *keyfirst.OptionError
-	if _, err := txn.NewUnique(coded, "code#x"); !errors.As(err, &oe) || oe.Option != "code#x" {
+	x := spec
+	x.Type, x.Unique, x.Keys = "CODEDX", []string{"CodeX"}, []keyfirst.Binding{typedKey("CODEDX").Fields("ID")}
+	if _, err := txn.NewUnique(keyfirst.Must(keyfirst.NewEntity(table, x)), "CodeX"); !errors.As(err, &oe) || oe.Option != "CodeX" {
 		t.Fatalf("the attribute code#x: %v, want an *OptionError", err)
 	}
 	spec.Type = "CODED#V2"
 	v2 := keyfirst.Must(keyfirst.NewEntity(table, spec))
-	if _, err := txn.NewUnique(v2, "code"); !errors.Is(err, keyfirst.ErrInvalidOption) {
+	if _, err := txn.NewUnique(v2, "Code"); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("the entity type CODED#V2: %v, want ErrInvalidOption", err)
 	}
 }
@@ -158,9 +176,9 @@ func TestUniqueRefusesSeparatorInNames(t *testing.T) {
 // marker one byte longer sent raw.
 func TestUniqueMarkerKeyLength(t *testing.T) {
 	t.Parallel()
-	client, e, owner := localBadges(t)
+	client, e, owner := localBadges(t, "Long")
 	ctx := context.Background()
-	longs := keyfirst.Must(txn.NewUnique(e, "long"))
+	longs := keyfirst.Must(txn.NewUnique(e, "Long"))
 	prefix := "UNIQUE#BADGE#long#"
 	longest := strings.Repeat("x", 1024-len(prefix))
 	create := longs.Create(Badge{ID: "l1", Long: longest})
@@ -188,7 +206,7 @@ func TestUniqueMarkerKeyLength(t *testing.T) {
 	}
 
 	// A binary's marker holds its base64 text: 760 bytes are 1,016.
-	codes := keyfirst.Must(txn.NewUnique(e, "code"))
+	codes := keyfirst.Must(txn.NewUnique(badgesBy["Code"], "Code"))
 	err := txn.Write(ctx, noCalls{T: t}, []txn.Action{codes.Create(Badge{ID: "l3", Code: make([]byte, 760)})})
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemKeyTooLong || ie.Attribute != "code" {
@@ -208,15 +226,20 @@ func TestUniqueMarkerKeyLength(t *testing.T) {
 // raw, it holds the value as a marker Create wrote would.
 func TestUniqueMarkerBackfill(t *testing.T) {
 	t.Parallel()
-	client, e, owner := localBadges(t)
+	client, e, owner := localBadges(t, "Num")
 	ctx := context.Background()
-	nums := keyfirst.Must(txn.NewUnique(e, "num"))
+	nums := keyfirst.Must(txn.NewUnique(e, "Num"))
 	if _, ok, err := nums.Marker(Badge{ID: "none"}); ok || err != nil {
 		t.Fatalf("an item without the value: ok %v, %v", ok, err)
 	}
-	// An item written before the markers (or with an old-format one).
+	// An item written before the markers (or with an old-format one),
+	// by a program whose entity did not declare the field unique.
 	old := Badge{ID: "old", Num: "2.50"}
-	if _, err := e.Put(ctx, client, old); err != nil {
+	item, err := e.Item(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(e.Table().Name()), Item: item}); err != nil {
 		t.Fatal(err)
 	}
 	m, ok, err := nums.Marker(old)

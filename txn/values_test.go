@@ -102,7 +102,7 @@ func TestConditionValuesAreRefusedBeforeAnyRequest(t *testing.T) {
 	}
 	b := Badge{ID: "b1", Long: "l1"}
 	for name, bad := range badConditionValues {
-		refusedBeforeAnyRequest(t, name, conditionActions(t, badges, "long", b, Badge{ID: "b2", Long: "l2"}, Badge{ID: "b1", Long: "l3"}, bad), onCondition)
+		refusedBeforeAnyRequest(t, name, conditionActions(t, badgesBy["Long"], "Long", b, Badge{ID: "b2", Long: "l2"}, Badge{ID: "b1", Long: "l3"}, bad), onCondition)
 	}
 	update := func(p keyfirst.UpdateProblem) func(error) bool {
 		return func(err error) bool {
@@ -123,7 +123,7 @@ func TestConditionValuesAreRefusedBeforeAnyRequest(t *testing.T) {
 		"a fraction for an integer":    {keyfirst.Field("Version").Eq(1.5), update(keyfirst.UpdateValueType)},
 		"the attribute name, not Go's": {keyfirst.Field("name").Exists(), update(keyfirst.UpdateUnknownField)},
 	} {
-		refusedBeforeAnyRequest(t, name, conditionActions(t, users, "email", u, User{ID: "u2", Email: "b@example.com"},
+		refusedBeforeAnyRequest(t, name, conditionActions(t, users, "Email", u, User{ID: "u2", Email: "b@example.com"},
 			User{ID: "u1", Email: "ann@example.org", Name: "Ann", Version: 1}, c.cond), c.check)
 	}
 	// Run builds its actions the same way.
@@ -173,7 +173,7 @@ func TestConditionValuesOnDynamoDBLocal(t *testing.T) {
 // a field holds none of them.)
 func TestConditionNestingLimitMatchesDynamoDB(t *testing.T) {
 	t.Parallel()
-	client, e, _ := localBadges(t)
+	client, e, _ := localBadges(t, "")
 	ctx := context.Background()
 	deepest := nested(keyfirst.MaxNesting - 1)
 	mustWrite(t, ctx, client, txn.Put(e, Badge{ID: "b1", Code: deepest}))
@@ -218,8 +218,8 @@ func TestTooDeepItemsAreRefusedInTransactions(t *testing.T) {
 	for range keyfirst.MaxNesting {
 		deep = []any{deep}
 	}
-	codes := keyfirst.Must(txn.NewUnique(badges, "code"))
-	long := keyfirst.Must(txn.NewUnique(badges, "long"))
+	codes := keyfirst.Must(txn.NewUnique(badgesBy["Code"], "Code"))
+	long := keyfirst.Must(txn.NewUnique(badgesBy["Long"], "Long"))
 	good := Badge{ID: "b1", Long: "l"}
 	bad := Badge{ID: "b1", Long: "m", Code: deep}
 	for name, a := range map[string]txn.Action{
