@@ -37,6 +37,7 @@ func (s snippet) String() string { return fmt.Sprintf("%s:%d", s.source, s.line)
 var notGo = []struct{ dir, first string }{
 	{".", "examples      runnable programs, one per access pattern"},
 	{"examples/orders", "make example"},
+	{"internal/benchratio", "go run ./internal/benchratio [-rounds 10] [-bench regexp] [-benchtime 1s] [packages]"},
 	{"shard", "shard = FNV-1a-32(UTF-8 bytes of the field) mod Shards"},
 	{"sparse", "the item enters the index (gains its key attributes)    +1 write"},
 }
