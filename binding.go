@@ -23,7 +23,7 @@ import (
 type Binding struct {
 	p      *pattern
 	fields []string
-	// fn is a func(*T, []types.AttributeValue) (bool, error) (from Func,
+	// fn is a func(*T, *codec.Slab, []types.AttributeValue) (bool, error) (from Func,
 	// or the partition side alone from FuncPartition); when is a
 	// func(T) bool (from If).
 	fn, when any
@@ -127,15 +127,15 @@ func FuncE[T, P, S any](p Pattern[P, S], f func(T) (pk P, sk S, ok bool, err err
 		return b
 	}
 	npk := len(p.p.pk.attrs)
-	b.fn = func(v *T, out []types.AttributeValue) (bool, error) {
+	b.fn = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
 		pv, sv, ok, err := f(*v)
 		if !ok || err != nil {
 			return ok, err
 		}
-		if err := p.pk.enc(pv, out[:npk]); err != nil {
+		if err := p.pk.enc(pv, sl, out[:npk]); err != nil {
 			return true, err
 		}
-		return true, p.sk.enc(sv, out[npk:])
+		return true, p.sk.enc(sv, sl, out[npk:])
 	}
 	return b
 }
@@ -159,12 +159,12 @@ func FuncPartition[T, P, S any](p Pattern[P, S], f func(T) (pk P, ok bool, err e
 		return b
 	}
 	npk := len(p.p.pk.attrs)
-	b.fn = func(v *T, out []types.AttributeValue) (bool, error) {
+	b.fn = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
 		pv, ok, err := f(*v)
 		if !ok || err != nil {
 			return ok, err
 		}
-		return true, p.pk.enc(pv, out[:npk])
+		return true, p.pk.enc(pv, sl, out[:npk])
 	}
 	return b
 }
@@ -185,7 +185,7 @@ func If[T any](b Binding, when func(T) bool) Binding {
 type boundKey[T any] struct {
 	p     *pattern
 	attrs []Attribute // partition key attributes, then sort key attributes
-	get   func(v *T, out []types.AttributeValue) (ok bool, err error)
+	get   func(v *T, sl *codec.Slab, out []types.AttributeValue) (ok bool, err error)
 	// same identifies the value of each attribute (its encoding and its
 	// fields), so that two patterns that store the same attribute the same
 	// way (an inverted index, an LSI's partition key) share it; the zero
@@ -197,7 +197,7 @@ type boundKey[T any] struct {
 	// other), so that a write computes each derived attribute once; nil
 	// for a Func binding, and for the partition attributes of a
 	// FuncPartition (which get computes).
-	attr []func(v *T) (types.AttributeValue, bool, error)
+	attr []func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error)
 	when bool
 	// inputs are the Go names of the fields each attribute's value reads
 	// (its fields, and what the binding's function declares it reads),
@@ -249,7 +249,7 @@ func compile[T any](b Binding, t *Table, c *codec.Codec, fail func(index, attr s
 	var err error
 	switch {
 	case b.fn != nil:
-		fn, ok := b.fn.(func(*T, []types.AttributeValue) (bool, error))
+		fn, ok := b.fn.(func(*T, *codec.Slab, []types.AttributeValue) (bool, error))
 		if !ok {
 			return k, fail(p.index, "", EntityBinding, fmt.Sprintf("%s of %s bound to an entity of %s", b.funcName(), b.t, reflect.TypeFor[T]()), nil)
 		}
@@ -318,7 +318,7 @@ func (b Binding) funcName() string {
 // bindFields binds the pattern's segments to fields of T: those of both
 // sides, or, given partition (the function of a FuncPartition, which
 // computes the partition side), those of the sort side.
-func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.AttributeValue) (bool, error), c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
+func (k *boundKey[T]) bindFields(fields []string, partition func(*T, *codec.Slab, []types.AttributeValue) (bool, error), c *codec.Codec, fail func(index, attr string, p EntityProblem, detail string, err error) error) error {
 	p := k.p
 	sides := [2]*side{p.pk, p.sk}
 	first := 0 // the first side bound to fields
@@ -375,12 +375,12 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.Att
 		at += len(s.attrs)
 	}
 	npk := len(p.pk.attrs)
-	k.get = func(v *T, out []types.AttributeValue) (bool, error) {
+	k.get = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
 		base := unsafe.Pointer(v)
-		if err := p.fromFields[0](base, offs[0], out[:npk]); err != nil {
+		if err := p.fromFields[0](base, offs[0], sl, out[:npk]); err != nil {
 			return true, err
 		}
-		return true, p.fromFields[1](base, offs[1], out[npk:])
+		return true, p.fromFields[1](base, offs[1], sl, out[npk:])
 	}
 	if to := p.toFields; p.index == "" && partition == nil && to[0] != nil && to[1] != nil {
 		k.fill = func(v *T, key []types.AttributeValue) error {
@@ -392,17 +392,17 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.Att
 		}
 	}
 	if partition != nil {
-		k.get = func(v *T, out []types.AttributeValue) (bool, error) {
-			if ok, err := partition(v, out[:npk]); !ok || err != nil {
+		k.get = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
+			if ok, err := partition(v, sl, out[:npk]); !ok || err != nil {
 				return ok, err
 			}
-			return true, p.fromFields[1](unsafe.Pointer(v), offs[1], out[npk:])
+			return true, p.fromFields[1](unsafe.Pointer(v), offs[1], sl, out[npk:])
 		}
 	}
-	k.attr = make([]func(*T) (types.AttributeValue, bool, error), 0, len(k.attrs))
+	k.attr = make([]func(*T, *codec.Slab) (types.AttributeValue, bool, error), 0, len(k.attrs))
 	for si, s := range sides {
 		for ai := range s.attrs {
-			var attr func(*T) (types.AttributeValue, bool, error)
+			var attr func(*T, *codec.Slab) (types.AttributeValue, bool, error)
 			if si >= first {
 				attr = sideAttribute[T](p, si, ai, offs[si])
 			}
@@ -415,17 +415,17 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, []types.Att
 // sideAttribute computes attribute ai of side si of pattern p from the
 // fields at offs: a side of one attribute without a buffer, a side of
 // several (a native key) whole, picking the one.
-func sideAttribute[T any](p *pattern, si, ai int, offs []uintptr) func(v *T) (types.AttributeValue, bool, error) {
+func sideAttribute[T any](p *pattern, si, ai int, offs []uintptr) func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error) {
 	if one := p.fromField1[si]; one != nil {
-		return func(v *T) (types.AttributeValue, bool, error) {
-			av, err := one(unsafe.Pointer(v), offs)
+		return func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error) {
+			av, err := one(unsafe.Pointer(v), offs, sl)
 			return av, true, err
 		}
 	}
 	from := p.fromFields[si]
-	return func(v *T) (types.AttributeValue, bool, error) {
+	return func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error) {
 		var out [MaxKeyAttributes]types.AttributeValue
-		err := from(unsafe.Pointer(v), offs, out[:])
+		err := from(unsafe.Pointer(v), offs, sl, out[:])
 		return out[ai], true, err
 	}
 }
@@ -452,21 +452,21 @@ func (k *boundKey[T]) condition(when any, t *Table, fail func(index, attr string
 		return fail(p.index, "", EntityBinding, "If on an index whose key attributes are all the table's or fields of T: nothing could be removed to keep an item out", nil)
 	}
 	get := k.get
-	k.get = func(v *T, out []types.AttributeValue) (bool, error) {
+	k.get = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
 		if !w(*v) {
 			return false, nil
 		}
-		return get(v, out)
+		return get(v, sl, out)
 	}
 	for i, attr := range k.attr {
 		if attr == nil {
 			continue // computed by get
 		}
-		k.attr[i] = func(v *T) (types.AttributeValue, bool, error) {
+		k.attr[i] = func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error) {
 			if !w(*v) {
 				return nil, false, nil
 			}
-			return attr(v)
+			return attr(v, sl)
 		}
 	}
 	return nil

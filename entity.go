@@ -161,6 +161,8 @@ type Entity[T any] struct {
 	life lifecycle
 	// unique: the unique fields (EntitySpec.Unique).
 	unique []uniqueField
+	// texts: the room for texts an item's arena starts with.
+	texts *textHint
 }
 
 // derivation is one derived attribute.
@@ -168,7 +170,7 @@ type derivation[T any] struct {
 	attr  Attribute
 	index string // "" for the primary key
 	limit int    // maximum value size in bytes
-	get   func(*T) (types.AttributeValue, bool, error)
+	get   func(*T, *codec.Slab) (types.AttributeValue, bool, error)
 	// from and pos: attribute pos of a Func binding, whose function gives
 	// every attribute of its pattern at once; a write calls it once for
 	// all of them (see funcResults).
@@ -308,7 +310,7 @@ func (b *entityBuilder[T]) basics() error {
 	if err != nil {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
-	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version}
+	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version, texts: new(textHint)}
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/avequal"
+	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
@@ -69,8 +70,11 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		e.stampTimes(v, now)
 	}
 	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
+	ar := e.newArena(v)
+	sl := &ar.sl
+	defer func() { e.texts.saw(sl.Used()) }()
 
-	var fr funcResults[T]
+	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	pk, err := e.derivePrimary(e.pk, v, &fr)
 	if err != nil {
 		return p, err
@@ -96,7 +100,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		size += n
 	}
 
-	n, err := e.encodeFields(v, p.item)
+	n, err := e.encodeFields(v, p.item, sl)
 	if err != nil {
 		return p, e.encodeError(err)
 	}
@@ -113,14 +117,14 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	if e.keyField[1] {
 		size -= keyFieldOnce(p.item, e.sk.attr.Name, sk)
 	}
-	typeAV := &types.AttributeValueMemberS{Value: e.typeName}
+	typeAV := sl.Str(e.typeName)
 	p.item[e.table.typeAttr] = typeAV
 	size += itemsize.Size(e.table.typeAttr, typeAV)
 	if e.version != "" && version >= 0 {
 		if old, ok := p.item[e.version]; ok {
 			size -= itemsize.Size(e.version, old)
 		}
-		versionAV := &types.AttributeValueMemberN{Value: strconv.FormatInt(version, 10)}
+		versionAV := sl.Num(sl.Text(strconv.AppendInt(sl.Bytes(), version, 10)))
 		p.item[e.version] = versionAV
 		size += itemsize.Size(e.version, versionAV)
 	}
@@ -155,7 +159,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		}
 	}
 
-	if err := e.checkAgreement(v, p.item); err != nil {
+	if err := e.checkAgreement(v, p.item, sl); err != nil {
 		return p, err
 	}
 
@@ -184,9 +188,9 @@ func keyFieldOnce(item map[string]types.AttributeValue, name string, key types.A
 // checkAgreement computes the attributes that two patterns store and
 // refuses an item for which the second computes another value than the
 // first.
-func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue) error {
+func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, sl *codec.Slab) error {
 	for _, d := range e.agree {
-		av, _, err := d.get(v)
+		av, _, err := d.get(v, sl)
 		if err != nil {
 			return e.itemError(d, ItemDerive, "", err)
 		}
@@ -234,9 +238,12 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 // called: its function gives every attribute of its pattern at once, and
 // is called once for all of them (the derivations of one binding are
 // consecutive), so that a function that is costly, or that gives another
-// answer each time, yields one consistent key.
+// answer each time, yields one consistent key. The values come from sl
+// (nil: allocated one by one), out from the plan's arena (nil: made on
+// first use).
 type funcResults[T any] struct {
 	from *boundKey[T]
+	sl   *codec.Slab
 	out  []types.AttributeValue
 	ok   bool
 	err  error
@@ -246,14 +253,14 @@ type funcResults[T any] struct {
 // binding.
 func (fr *funcResults[T]) get(d derivation[T], v *T) (types.AttributeValue, bool, error) {
 	if d.from == nil {
-		return d.get(v)
+		return d.get(v, fr.sl)
 	}
 	if fr.from != d.from {
 		if fr.out == nil {
 			fr.out = make([]types.AttributeValue, 2*MaxKeyAttributes)
 		}
 		fr.from = d.from
-		fr.ok, fr.err = d.from.get(v, fr.out[:len(d.from.attrs)])
+		fr.ok, fr.err = d.from.get(v, fr.sl, fr.out[:len(d.from.attrs)])
 	}
 	return fr.out[d.pos], fr.ok, fr.err
 }
@@ -333,9 +340,9 @@ func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err
 // encodeFields adds T's fields to dst and returns their size. A T whose
 // fields the codec handles directly is read in place; any other is copied
 // for reflection.
-func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue) (int, error) {
+func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue, sl *codec.Slab) (int, error) {
 	if e.codec.Direct() {
-		return e.codec.EncodeDirect(unsafe.Pointer(v), dst)
+		return e.codec.EncodeDirect(unsafe.Pointer(v), dst, sl)
 	}
 	cp := new(T)
 	*cp = *v

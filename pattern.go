@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/keys"
 )
 
@@ -41,10 +42,10 @@ type pattern struct {
 	err    error
 	// fromFields encodes the partition (0) or sort (1) side from the fields
 	// of an item at base.
-	fromFields [2]func(base unsafe.Pointer, offs []uintptr, out []types.AttributeValue) error
+	fromFields [2]func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab, out []types.AttributeValue) error
 	// fromField1 encodes a side of one attribute without a buffer (nil
 	// for a side of several).
-	fromField1 [2]func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error)
+	fromField1 [2]func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error)
 	// toFields decodes the stored value of the partition (0) or sort (1)
 	// side into the fields of an item; nil for a side without a decoder.
 	toFields [2]func(base unsafe.Pointer, offs []uintptr, in []types.AttributeValue) error
@@ -97,8 +98,8 @@ func newPattern[P, S any](index string, pk Side[P], sk Side[S]) Pattern[P, S] {
 	case sk.s.constant && len(sk.s.konst) > keys.MaxSortKeyBytes:
 		p.p.err = p.fail(PatternSide, "sort key "+sk.s.desc, fmt.Errorf("a constant of %d bytes: a sort key value has at most %d", len(sk.s.konst), keys.MaxSortKeyBytes))
 	}
-	p.p.fromFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.fromFields, sk.fromFields}
-	p.p.fromField1 = [2]func(unsafe.Pointer, []uintptr) (types.AttributeValue, error){pk.fromFields1(), sk.fromFields1()}
+	p.p.fromFields = [2]func(unsafe.Pointer, []uintptr, *codec.Slab, []types.AttributeValue) error{pk.fromFields, sk.fromFields}
+	p.p.fromField1 = [2]func(unsafe.Pointer, []uintptr, *codec.Slab) (types.AttributeValue, error){pk.fromFields1(), sk.fromFields1()}
 	p.p.toFields = [2]func(unsafe.Pointer, []uintptr, []types.AttributeValue) error{pk.toFields(), sk.toFields()}
 	return p
 }
@@ -184,12 +185,12 @@ func (p Pattern[P, S]) AppendPartition(dst []types.AttributeValue, v P) ([]types
 	var err error
 	if p.pk.one != nil {
 		var av types.AttributeValue
-		if av, err = p.pk.one(v); err == nil {
+		if av, err = p.pk.one(v, nil); err == nil {
 			return append(dst, av), nil
 		}
 	} else {
 		out := make([]types.AttributeValue, len(p.p.pk.attrs))
-		if err = p.pk.enc(v, out); err == nil {
+		if err = p.pk.enc(v, nil, out); err == nil {
 			if dst == nil {
 				return out, nil
 			}

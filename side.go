@@ -12,6 +12,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/keys"
 )
 
@@ -26,11 +27,13 @@ import (
 // A Side is an immutable value. One that could not be built keeps its
 // error, which every use returns as a [*PatternError].
 type Side[V any] struct {
-	s   *side
-	enc func(v V, out []types.AttributeValue) error
+	s *side
+	// enc encodes v into out, its values and their texts from sl (nil:
+	// allocated one by one).
+	enc func(v V, sl *codec.Slab, out []types.AttributeValue) error
 	// one encodes a side of one attribute without a buffer (nil for the
 	// others).
-	one func(v V) (types.AttributeValue, error)
+	one func(v V, sl *codec.Slab) (types.AttributeValue, error)
 	// dec decodes a stored value of the side back into V: the inverse of
 	// enc, for the sides of a table's key (Composite, the values as they
 	// are, Const, NoSort); nil for the others.
@@ -82,12 +85,12 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
-	s := single(defSide(def, false, attr), func(v V) (types.AttributeValue, error) {
-		str, err := def.EncodeValue(v)
+	s := single(defSide(def, false, attr), func(v V, sl *codec.Slab) (types.AttributeValue, error) {
+		b, err := def.AppendValue(sl.Bytes(), v)
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberS{Value: str}, nil
+		return sl.Str(sl.Text(b)), nil
 	})
 	s.dec = func(in []types.AttributeValue) (V, error) {
 		str, ok := in[0].(*types.AttributeValueMemberS)
@@ -101,9 +104,9 @@ func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 }
 
 // single is a side of one attribute whose value one encodes.
-func single[V any](s *side, one func(V) (types.AttributeValue, error)) Side[V] {
-	return Side[V]{s: s, one: one, enc: func(v V, out []types.AttributeValue) (err error) {
-		out[0], err = one(v)
+func single[V any](s *side, one func(V, *codec.Slab) (types.AttributeValue, error)) Side[V] {
+	return Side[V]{s: s, one: one, enc: func(v V, sl *codec.Slab, out []types.AttributeValue) (err error) {
+		out[0], err = one(v, sl)
 		return err
 	}}
 }
@@ -117,13 +120,13 @@ func Native[V any](def keys.Def[V], attrs ...string) Side[V] {
 	if s.err == nil && len(attrs) != len(s.segs) {
 		s.err = fmt.Errorf("%d attributes for the %d segments of %s: give one attribute per segment", len(attrs), len(s.segs), s.def)
 	}
-	return Side[V]{s: s, enc: func(v V, out []types.AttributeValue) error {
+	return Side[V]{s: s, enc: func(v V, sl *codec.Slab, out []types.AttributeValue) error {
 		parts, err := def.PartsValue(v)
 		if err != nil {
 			return err
 		}
 		for i, p := range parts {
-			out[i] = &types.AttributeValueMemberS{Value: p}
+			out[i] = sl.Str(p)
 		}
 		return nil
 	}}
@@ -171,7 +174,7 @@ func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 // is written, so a query for it finds only what was written that way. For
 // an identifier use [ID], which refuses what an identifier cannot hold.
 func Str(attr string) Side[string] {
-	s := plain(StringAttr(attr), func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} })
+	s := plain(StringAttr(attr), func(v string, sl *codec.Slab) types.AttributeValue { return sl.Str(v) })
 	s.s.prefix = func(string) error { return nil } // any string: the query checks it as a key value
 	return s
 }
@@ -190,20 +193,20 @@ func Str(attr string) Side[string] {
 // conditions, and a table key attribute of the field's own name is the
 // field, stored once.
 func ID(attr string, opts ...func(*keys.IDOptions)) Side[string] {
-	codec := keys.ID[string](opts...)
+	id := keys.ID[string](opts...)
 	s := &side{attrs: []Attribute{StringAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[string]()}, per: asIs}
 	s.describe()
 	s.desc = attr + " = an id as it is"
-	if _, err := codec.Parse("id", keys.DefaultSeparator); errors.Is(err, keys.ErrDefinition) {
+	if _, err := id.Parse("id", keys.DefaultSeparator); errors.Is(err, keys.ErrDefinition) {
 		s.err = err
 	}
 	// The prefix of an id is an id: the same characters.
-	s.prefix = func(p string) error { _, err := codec.Parse(p, keys.DefaultSeparator); return err }
-	return asIsDec(single(s, func(v string) (types.AttributeValue, error) {
-		if _, err := codec.Parse(v, keys.DefaultSeparator); err != nil {
+	s.prefix = func(p string) error { _, err := id.Parse(p, keys.DefaultSeparator); return err }
+	return asIsDec(single(s, func(v string, sl *codec.Slab) (types.AttributeValue, error) {
+		if _, err := id.Parse(v, keys.DefaultSeparator); err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberS{Value: v}, nil
+		return sl.Str(v), nil
 	}))
 }
 
@@ -223,12 +226,12 @@ func Time(attr string) Side[time.Time] {
 	s.describe()
 	s.desc = attr + " = a time in " + TimeKeyLayout
 	s.prefix = timeKeyPrefix
-	return asIsDec(single(s, func(t time.Time) (types.AttributeValue, error) {
+	return asIsDec(single(s, func(t time.Time, sl *codec.Slab) (types.AttributeValue, error) {
 		k, err := FormatTimeKey(t)
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberS{Value: k}, nil
+		return sl.Str(k), nil
 	}))
 }
 
@@ -258,14 +261,14 @@ func Const(attr, value string) Side[None] {
 	case len(value) > keys.MaxKeyBytes:
 		s.err = fmt.Errorf("a constant of %d bytes: a key value has at most %d", len(value), keys.MaxKeyBytes)
 	}
-	c := single(s, func(None) (types.AttributeValue, error) { return &types.AttributeValueMemberS{Value: value}, nil })
+	c := single(s, func(_ None, sl *codec.Slab) (types.AttributeValue, error) { return sl.Str(value), nil })
 	c.dec = func([]types.AttributeValue) (None, error) { return None{}, nil }
 	return c
 }
 
 // Bin stores bytes as they are in the binary attribute attr.
 func Bin(attr string) Side[[]byte] {
-	return plain(BinaryAttr(attr), func(v []byte) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} })
+	return plain(BinaryAttr(attr), func(v []byte, _ *codec.Slab) types.AttributeValue { return &types.AttributeValueMemberB{Value: v} })
 }
 
 // Num stores a number in the number attribute attr, which DynamoDB orders
@@ -273,20 +276,20 @@ func Bin(attr string) Side[[]byte] {
 func Num[V Number](attr string) Side[V] {
 	s := &side{attrs: []Attribute{NumberAttr(attr)}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
-	return asIsDec(single(s, func(v V) (types.AttributeValue, error) {
+	return asIsDec(single(s, func(v V, sl *codec.Slab) (types.AttributeValue, error) {
 		n, err := formatNumber(v)
 		if err != nil {
 			return nil, err
 		}
-		return &types.AttributeValueMemberN{Value: n}, nil
+		return sl.Num(n), nil
 	}))
 }
 
 // plain is a side of one attribute holding the value as it is.
-func plain[V any](a Attribute, av func(V) types.AttributeValue) Side[V] {
+func plain[V any](a Attribute, av func(V, *codec.Slab) types.AttributeValue) Side[V] {
 	s := &side{attrs: []Attribute{a}, segs: []reflect.Type{reflect.TypeFor[V]()}, per: asIs}
 	s.describe()
-	return asIsDec(single(s, func(v V) (types.AttributeValue, error) { return av(v), nil }))
+	return asIsDec(single(s, func(v V, sl *codec.Slab) (types.AttributeValue, error) { return av(v, sl), nil }))
 }
 
 // asIsDec gives s, a side of one attribute that holds a value as it is (a
@@ -351,24 +354,24 @@ var asIs = []attrValue{{of: 1, segs: []int{0}}}
 // whole); use [Native] for keys conditions over all of them.
 func Tuple2[A, B any](a Side[A], b Side[B]) Side[keys.T2[A, B]] {
 	s := tuple(a.s, b.s)
-	return Side[keys.T2[A, B]]{s: s, enc: func(v keys.T2[A, B], out []types.AttributeValue) error {
-		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]))
+	return Side[keys.T2[A, B]]{s: s, enc: func(v keys.T2[A, B], sl *codec.Slab, out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]))
 	}}
 }
 
 // Tuple3 is [Tuple2] of three sides.
 func Tuple3[A, B, C any](a Side[A], b Side[B], c Side[C]) Side[keys.T3[A, B, C]] {
 	s := tuple(a.s, b.s, c.s)
-	return Side[keys.T3[A, B, C]]{s: s, enc: func(v keys.T3[A, B, C], out []types.AttributeValue) error {
-		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]), c.enc(v.V3, out[2:3]))
+	return Side[keys.T3[A, B, C]]{s: s, enc: func(v keys.T3[A, B, C], sl *codec.Slab, out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]), c.enc(v.V3, sl, out[2:3]))
 	}}
 }
 
 // Tuple4 is [Tuple2] of four sides.
 func Tuple4[A, B, C, D any](a Side[A], b Side[B], c Side[C], d Side[D]) Side[keys.T4[A, B, C, D]] {
 	s := tuple(a.s, b.s, c.s, d.s)
-	return Side[keys.T4[A, B, C, D]]{s: s, enc: func(v keys.T4[A, B, C, D], out []types.AttributeValue) error {
-		return errors.Join(a.enc(v.V1, out[0:1]), b.enc(v.V2, out[1:2]), c.enc(v.V3, out[2:3]), d.enc(v.V4, out[3:4]))
+	return Side[keys.T4[A, B, C, D]]{s: s, enc: func(v keys.T4[A, B, C, D], sl *codec.Slab, out []types.AttributeValue) error {
+		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]), c.enc(v.V3, sl, out[2:3]), d.enc(v.V4, sl, out[3:4]))
 	}}
 }
 
@@ -400,7 +403,7 @@ func tuple(parts ...*side) *side {
 
 // NoSort is the sort side of a table or index without a sort key.
 func NoSort() Side[None] {
-	return Side[None]{s: &side{desc: "no sort key"}, enc: func(None, []types.AttributeValue) error { return nil },
+	return Side[None]{s: &side{desc: "no sort key"}, enc: func(None, *codec.Slab, []types.AttributeValue) error { return nil },
 		dec: func([]types.AttributeValue) (None, error) { return None{}, nil }}
 }
 
@@ -468,19 +471,20 @@ func (s Side[V]) toFields() func(base unsafe.Pointer, offs []uintptr, in []types
 	}
 }
 
-// fromFields encodes the side from fields of an item at base.
-func (s Side[V]) fromFields(base unsafe.Pointer, offs []uintptr, out []types.AttributeValue) error {
-	return s.enc(s.read(base, offs), out)
+// fromFields encodes the side from fields of an item at base, its
+// values from sl.
+func (s Side[V]) fromFields(base unsafe.Pointer, offs []uintptr, sl *codec.Slab, out []types.AttributeValue) error {
+	return s.enc(s.read(base, offs), sl, out)
 }
 
 // fromFields1 encodes a side of one attribute from fields of an item at
-// base; nil for the other sides.
-func (s Side[V]) fromFields1() func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error) {
+// base, its value from sl; nil for the other sides.
+func (s Side[V]) fromFields1() func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error) {
 	if s.one == nil {
 		return nil
 	}
-	return func(base unsafe.Pointer, offs []uintptr) (types.AttributeValue, error) {
-		return s.one(s.read(base, offs))
+	return func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error) {
+		return s.one(s.read(base, offs), sl)
 	}
 }
 

@@ -89,11 +89,11 @@ func (s Side[V]) cond(op keys.Op, lo, hi V, two bool) SortCond {
 	if c.err = s.valueSort(); c.err != nil {
 		return c
 	}
-	if c.lo, c.err = s.one(lo); c.err != nil {
+	if c.lo, c.err = s.one(lo, nil); c.err != nil {
 		return c
 	}
 	if two {
-		c.hi, c.err = s.one(hi)
+		c.hi, c.err = s.one(hi, nil)
 	}
 	return c
 }

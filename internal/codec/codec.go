@@ -123,6 +123,9 @@ type Codec struct {
 	// nS and nN are the string and number values an item can need
 	// (slabKinds): the size of EncodeDirect's slab.
 	nS, nN int
+	// lists are the fields that are lists of strings, whose elements a
+	// slab holds.
+	lists []int
 }
 
 type kind uint8
@@ -417,7 +420,7 @@ func build(t reflect.Type) (*Codec, error) {
 		c.fields = append(c.fields, f)
 		c.names = append(c.names, f.Name)
 	}
-	c.nS, c.nN = slabKinds(c.fields)
+	c.nS, c.nN, c.lists = slabKinds(c.fields)
 	c.byGoName = goNames(t, c.fields)
 	return c, nil
 }

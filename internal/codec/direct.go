@@ -19,10 +19,11 @@ import (
 // never kept.
 
 // EncodeDirect is Encode for a Direct codec, given the address of the
-// struct. base does not escape.
-func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue) (int, error) {
+// struct: its string and number values, and the texts of its numbers and
+// times, come from sl (nil: allocated one by one; size it with
+// [Codec.SlabValues]). base does not escape.
+func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue, sl *Slab) (int, error) {
 	size := 0
-	sl := &slab{s: make([]types.AttributeValueMemberS, c.nS), n: make([]types.AttributeValueMemberN, c.nN)}
 	for i := range c.fields {
 		f := &c.fields[i]
 		if av := f.encodeAt(unsafe.Add(base, f.offset), sl); av != nil {
@@ -35,6 +36,19 @@ func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.Attribute
 		}
 	}
 	return size, nil
+}
+
+// SlabValues is the number of string and number values EncodeDirect
+// takes from a [Slab] for the struct at base: one per field that can
+// encode to one, and one per element of its lists of strings.
+func (c *Codec) SlabValues(base unsafe.Pointer) int {
+	n := c.nS + c.nN
+	for _, i := range c.lists {
+		f := &c.fields[i]
+		p := unsafe.Add(base, f.offset)
+		n += len(*(*[]string)(p))
+	}
+	return n
 }
 
 // DecodeDirect is Decode for a Direct codec, given the address of the
@@ -57,51 +71,17 @@ func (c *Codec) DecodeDirect(src map[string]types.AttributeValue, base unsafe.Po
 
 func null() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
 
-// slab hands out the string and number attribute values of one item from
-// two arrays allocated with it (EncodeDirect sizes them from the fields
-// that can need one, Codec.nS and nN), rather than one allocation each:
-// the values of an item live as long as each other. A nil or spent slab
-// allocates each value.
-type slab struct {
-	s []types.AttributeValueMemberS
-	n []types.AttributeValueMemberN
-}
-
-func (sl *slab) str(v string) *types.AttributeValueMemberS {
-	if sl == nil {
-		return &types.AttributeValueMemberS{Value: v}
-	}
-	x := take(&sl.s)
-	x.Value = v
-	return x
-}
-
-func (sl *slab) num(v string) *types.AttributeValueMemberN {
-	if sl == nil {
-		return &types.AttributeValueMemberN{Value: v}
-	}
-	x := take(&sl.n)
-	x.Value = v
-	return x
-}
-
-// take hands out the first element of *arr, or a new one when *arr is
-// spent.
-func take[V any](arr *[]V) *V {
-	if len(*arr) == 0 {
-		return new(V)
-	}
-	x := &(*arr)[0]
-	*arr = (*arr)[1:]
-	return x
-}
-
 // slabKinds counts the fields of the fast kinds that encode to a string
-// (s) or a number (n) attribute value: what a slab of an item holds.
-func slabKinds(fields []field) (s, n int) {
+// (s) or a number (n) attribute value, and lists the lists of strings
+// (whose elements a slab holds too): what a slab of an item holds.
+func slabKinds(fields []field) (s, n int, lists []int) {
 	for i := range fields {
 		f := &fields[i]
 		switch f.kind {
+		case kStrings:
+			if !f.tag.stringSet && !f.ptr {
+				lists = append(lists, i)
+			}
 		case kString:
 			s++
 		case kInt, kUint, kFloat:
@@ -118,12 +98,12 @@ func slabKinds(fields []field) (s, n int) {
 			}
 		}
 	}
-	return s, n
+	return s, n, lists
 }
 
 // encodeAt mirrors attributevalue's Encoder.encode for the fast kinds: the
 // field is at p; its value comes from sl when sl has one.
-func (f *field) encodeAt(p unsafe.Pointer, sl *slab) types.AttributeValue {
+func (f *field) encodeAt(p unsafe.Pointer, sl *Slab) types.AttributeValue {
 	if f.ptr {
 		q := *(*unsafe.Pointer)(p)
 		if q == nil {
@@ -137,14 +117,14 @@ func (f *field) encodeAt(p unsafe.Pointer, sl *slab) types.AttributeValue {
 	return f.scalarAt(p, f.tag.omitEmpty, sl)
 }
 
-func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *slab) types.AttributeValue {
+func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) types.AttributeValue {
 	switch f.kind {
 	case kString:
 		s := *(*string)(p)
 		if s == "" && omitZero {
 			return nil
 		}
-		return sl.str(s)
+		return sl.Str(s)
 	case kBool:
 		b := *(*bool)(p)
 		if !b && omitZero {
@@ -156,25 +136,25 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *slab) types.Attrib
 		if n == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatInt(n, 10), sl)
+		return f.number(strconv.AppendInt(sl.Bytes(), n, 10), sl)
 	case kUint:
 		n := loadUint(p, f.size)
 		if n == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatUint(n, 10), sl)
+		return f.number(strconv.AppendUint(sl.Bytes(), n, 10), sl)
 	case kFloat:
 		x := loadFloat(p, f.bits)
 		if x == 0 && omitZero {
 			return nil
 		}
-		return f.number(strconv.FormatFloat(x, 'f', -1, f.bits), sl)
+		return f.number(strconv.AppendFloat(sl.Bytes(), x, 'f', -1, f.bits), sl)
 	case kTime:
 		t := *(*time.Time)(p)
 		if f.tag.unixTime {
-			return sl.num(strconv.FormatInt(t.Unix(), 10))
+			return sl.Num(sl.Text(strconv.AppendInt(sl.Bytes(), t.Unix(), 10)))
 		}
-		return sl.str(t.Format(time.RFC3339Nano))
+		return sl.Str(sl.Text(t.AppendFormat(sl.Bytes(), time.RFC3339Nano)))
 	case kBytes:
 		b := *(*[]byte)(p)
 		if b == nil {
@@ -199,21 +179,28 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *slab) types.Attrib
 			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}
 		}
 		l := make([]types.AttributeValue, len(ss))
-		elems := make([]types.AttributeValueMemberS, len(ss)) // one allocation for all
-		for i, s := range ss {
-			elems[i].Value = s
-			l[i] = &elems[i]
+		if sl == nil {
+			elems := make([]types.AttributeValueMemberS, len(ss)) // one allocation for all
+			for i, s := range ss {
+				elems[i].Value = s
+				l[i] = &elems[i]
+			}
+		} else {
+			for i, s := range ss {
+				l[i] = sl.Str(s)
+			}
 		}
 		return &types.AttributeValueMemberL{Value: l}
 	}
 	panic("codec: encodeAt on a slow field")
 }
 
-func (f *field) number(s string, sl *slab) types.AttributeValue {
+// number is the value of a number's text b, appended to sl.Bytes().
+func (f *field) number(b []byte, sl *Slab) types.AttributeValue {
 	if f.tag.asString {
-		return sl.str(s)
+		return sl.Str(sl.Text(b))
 	}
-	return sl.num(s)
+	return sl.Num(sl.Text(b))
 }
 
 // decodeAt mirrors attributevalue's Decoder.decode for the common cases of

@@ -71,10 +71,17 @@ func TestDirectMatchesAttributeValue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]types.AttributeValue{}
-			size, err := c.EncodeDirect(unsafe.Pointer(&v), got)
-			if err != nil || !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
-				t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, itemsize.ItemSize(want))
+			// Without a slab, with one of the room the item needs, and with
+			// one too small (spent halfway): the same item.
+			var full, small Slab
+			full.Reset(c.SlabValues(unsafe.Pointer(&v)), 64)
+			small.Reset(1, 1)
+			for _, sl := range []*Slab{nil, &full, &small} {
+				got := map[string]types.AttributeValue{}
+				size, err := c.EncodeDirect(unsafe.Pointer(&v), got, sl)
+				if err != nil || !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
+					t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, itemsize.ItemSize(want))
+				}
 			}
 			var mine, theirs flat
 			if !c.DecodeDirect(want, unsafe.Pointer(&mine)) {
@@ -168,9 +175,9 @@ type slabbed struct {
 	L          []string
 }
 
-// EncodeDirect takes an item's strings and numbers from one slab and a
-// list's elements from one array: 4 allocations (slab of strings, slab of
-// numbers, the list and its elements, plus the formatted numbers and time),
+// EncodeDirect takes an item's strings and numbers, a list's elements
+// among them, and the texts of its numbers and time from one slab: 4
+// allocations (the slab's values and bytes, the list and its slice),
 // where one value per allocation made 15. Each item's values stay its own.
 func TestEncodeDirectSlab(t *testing.T) {
 	c := mustCodec(t, reflect.TypeFor[slabbed]())
@@ -179,22 +186,28 @@ func TestEncodeDirectSlab(t *testing.T) {
 	}
 	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}}
 	dst := make(map[string]types.AttributeValue, 8)
+	if n := c.SlabValues(unsafe.Pointer(&v)); n != 10 {
+		t.Fatalf("SlabValues = %d, want 10 (5 strings, 2 numbers, 3 list elements)", n)
+	}
+	var sl Slab
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := c.EncodeDirect(unsafe.Pointer(&v), dst); err != nil {
+		sl.Reset(c.SlabValues(unsafe.Pointer(&v)), 64)
+		if _, err := c.EncodeDirect(unsafe.Pointer(&v), dst, &sl); err != nil {
 			t.Fatal(err)
 		}
 	})
-	// The slabs (2), the list and its elements (3), the time's and the
-	// numbers' text (3).
-	if allocs > 8 {
-		t.Errorf("EncodeDirect makes %v allocations, want at most 8", allocs)
+	if allocs > 4 {
+		t.Errorf("EncodeDirect makes %v allocations, want at most 4", allocs)
 	}
 	one := map[string]types.AttributeValue{}
 	two := map[string]types.AttributeValue{}
-	if _, err := c.EncodeDirect(unsafe.Pointer(&v), one); err != nil {
+	var s1, s2 Slab
+	s1.Reset(10, 64)
+	s2.Reset(10, 64)
+	if _, err := c.EncodeDirect(unsafe.Pointer(&v), one, &s1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.EncodeDirect(unsafe.Pointer(&v), two); err != nil {
+	if _, err := c.EncodeDirect(unsafe.Pointer(&v), two, &s2); err != nil {
 		t.Fatal(err)
 	}
 	want, err := attributevalue.MarshalMap(v)

@@ -1,0 +1,73 @@
+package keyfirst
+
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
+)
+
+// arena is the memory of one item's plan, allocated at once rather than
+// value by value: the slab that every string and number value of the
+// item comes from, with the texts made for them (composite keys,
+// formatted numbers and times), and the results of a Func binding. An
+// item's values live as long as each other, so nothing is kept alive
+// that the item does not hold.
+type arena struct {
+	sl  codec.Slab
+	out [2 * MaxKeyAttributes]types.AttributeValue
+}
+
+// textHint is the room an entity's arenas start with for texts: the most
+// an item of the entity has used so far, so that after the first writes
+// an item's texts take one allocation. Copies of an entity share it; a
+// nil textHint starts small.
+type textHint struct{ n atomic.Int32 }
+
+// maxTextHint bounds the room an arena starts with; an item with more
+// text grows its own.
+const maxTextHint = 4096
+
+func (h *textHint) get() int {
+	if h == nil {
+		return 64
+	}
+	if n := int(h.n.Load()); n > 0 {
+		return n
+	}
+	return 64
+}
+
+// saw records that an item used n bytes of text.
+func (h *textHint) saw(n int) {
+	if h == nil {
+		return
+	}
+	if n > maxTextHint {
+		n = maxTextHint
+	}
+	for {
+		old := h.n.Load()
+		if int32(n) <= old || h.n.CompareAndSwap(old, int32(n)) {
+			return
+		}
+	}
+}
+
+// newArena is the arena of a plan of the item at v: room for each string
+// and number value the item can have (its fields', list elements
+// included, its derived attributes', the entity type's and the
+// version's), and the entity's text hint.
+func (e *Entity[T]) newArena(v *T) *arena {
+	a := new(arena)
+	n := e.nDerived + len(e.agree) + 4 // the primary key, the entity type, the version
+	if e.codec.Direct() {
+		n += e.codec.SlabValues(unsafe.Pointer(v))
+	} else {
+		n += e.codec.Len()
+	}
+	a.sl.Reset(n, e.texts.get())
+	return a
+}

@@ -1,0 +1,95 @@
+package codec
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Slab hands out the string and number attribute values of one item, and
+// the bytes of the texts made for them (a composite key, a formatted
+// number or time), from memory allocated once for the item rather than
+// once per value: the values of an item live as long as each other.
+// Values and texts handed out are never written again, so each item's
+// values stay its own. A nil Slab, or a spent one, allocates each value.
+//
+// Its zero value is a spent Slab; [Slab.Reset] gives it room. It is not
+// safe for concurrent use: a write builds its item with its own.
+type Slab struct {
+	// vals holds the S and the N values: the two types have the same
+	// memory layout (a string), checked at init.
+	vals []types.AttributeValueMemberS
+	buf  []byte
+}
+
+// sameLayout reports whether an AttributeValueMemberN can be handed out
+// from the memory of an AttributeValueMemberS: one string field each, at
+// the same offset, and the same size.
+var sameLayout = func() bool {
+	s, n := reflect.TypeFor[types.AttributeValueMemberS](), reflect.TypeFor[types.AttributeValueMemberN]()
+	if s.Size() != n.Size() || s.NumField() != n.NumField() {
+		return false
+	}
+	for i := range s.NumField() {
+		fs, fn := s.Field(i), n.Field(i)
+		if fs.Offset != fn.Offset || fs.Type != fn.Type {
+			return false
+		}
+	}
+	return true
+}()
+
+// Reset gives sl room for values string and number values and bytes
+// bytes of text (two allocations), dropping what it had left.
+func (sl *Slab) Reset(values, bytes int) {
+	sl.vals = make([]types.AttributeValueMemberS, values)
+	sl.buf = make([]byte, 0, bytes)
+}
+
+// Str hands out a string value holding v.
+func (sl *Slab) Str(v string) *types.AttributeValueMemberS {
+	if sl == nil || len(sl.vals) == 0 {
+		return &types.AttributeValueMemberS{Value: v}
+	}
+	x := &sl.vals[0]
+	sl.vals = sl.vals[1:]
+	x.Value = v
+	return x
+}
+
+// Num hands out a number value holding v.
+func (sl *Slab) Num(v string) *types.AttributeValueMemberN {
+	if sl == nil || len(sl.vals) == 0 || !sameLayout {
+		return &types.AttributeValueMemberN{Value: v}
+	}
+	x := (*types.AttributeValueMemberN)(unsafe.Pointer(&sl.vals[0]))
+	sl.vals = sl.vals[1:]
+	x.Value = v
+	return x
+}
+
+// Bytes returns the free room of the text buffer, empty, to append a
+// text to; give the result to [Slab.Text]. nil for a nil Slab.
+func (sl *Slab) Bytes() []byte {
+	if sl == nil {
+		return nil
+	}
+	return sl.buf[len(sl.buf):]
+}
+
+// Text returns b, appended to [Slab.Bytes] (or grown from it by append,
+// into memory of its own), as a string, and keeps its bytes: the next
+// Bytes starts after them. The caller must not modify b afterwards.
+func (sl *Slab) Text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if sl != nil && len(sl.buf)+len(b) <= cap(sl.buf) && unsafe.SliceData(b) == unsafe.SliceData(sl.buf[len(sl.buf):cap(sl.buf)]) {
+		sl.buf = sl.buf[:len(sl.buf)+len(b)]
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// Used returns the bytes of text handed out since the last Reset.
+func (sl *Slab) Used() int { return len(sl.buf) }
