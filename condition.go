@@ -385,14 +385,17 @@ func (e *Entity[T]) conditionError(stored map[string]types.AttributeValue, g gua
 // ([Entity.conditionFailed]).
 func sendWrite[T, Out any](ctx context.Context, e *Entity[T], o Options, op string, key Key[T], g guard, in any,
 	send func(context.Context) (*Out, error), consumed func(*Out) *types.ConsumedCapacity) error {
-	out, err := Send(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in}, send)
+	out, err := SendExplained(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in}, send,
+		func(_ *Out, err error) error {
+			if err != nil {
+				return e.opError(op, key, e.conditionFailed(err, g))
+			}
+			return nil
+		})
 	if out != nil {
 		o.Capacity.addOne(true, consumed(out))
 	}
-	if err != nil {
-		return e.opError(op, key, e.conditionFailed(err, g))
-	}
-	return nil
+	return err
 }
 
 // updateExpression sets every attribute of the planned item except the

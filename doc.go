@@ -473,20 +473,24 @@
 // # Seeing what keyfirst sends
 //
 // [Table.Observed] binds a table to an [Observer], once: every request
-// that any package sends on the binding (item operations, each request of
-// a batch and its retry rounds, each page of a query, of a scan segment
-// and of a shard, each attempt of a transaction, a backfill's scans, a
-// stream's reads) is shown to it as a [Request] in the model's terms (the
-// call, the table, the entity type, the index, the key condition with its
-// values, [Request.KeyCondition]) before it is sent, with the context the
-// request then carries, and with its [Result] after (items read and
-// returned, the [Capacity] consumed on the table and on each index, the
-// latency, the SDK's error). With an Observer every request asks for its
-// consumed capacity. Long work reports its [Progress] to the same
-// Observer. [Table.Named] and [Entity.In] keep it. [SlogObserver] logs
-// with log/slog; the module github.com/keyfirst/keyfirst/observe/otelkf
-// makes OpenTelemetry spans and metrics. [Send] shows a request of your
-// own to the Observer. Without an Observer the hook costs a nil check.
+// that any package sends on the binding (the table's own of
+// [Table.Create], [Table.Check] and [Table.AddIndex], item operations,
+// each request of a batch and its retry rounds, each page of a query, of
+// a scan segment and of a shard, each attempt of a transaction, a
+// backfill's scans and rewrites, a stream's reads) is shown to it as a
+// [Request] in the model's terms (the call, the table, the entity type,
+// the index, the key condition with its values, [Request.KeyCondition])
+// before it is sent, with the context the request then carries, and with
+// its [Result] after (items read and returned, the [Capacity] consumed on
+// the table and on each index, the latency, the typed error the call
+// returns and DynamoDB's error code: [Result.Err], [Result.Code]). With an
+// Observer every request asks for its consumed capacity. Long work
+// reports its [Progress] to the same Observer. [Table.Named] and
+// [Entity.In] keep it. [SlogObserver] logs with log/slog; the module
+// github.com/keyfirst/keyfirst/observe/otelkf makes OpenTelemetry spans
+// and metrics. [Send] shows a request of your own to the Observer,
+// [SendExplained] with your call's own error. Without an Observer the hook
+// costs a nil check.
 //
 // # Errors
 //

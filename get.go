@@ -40,16 +40,22 @@ func (e *Entity[T]) read(ctx context.Context, api GetItemAPI, op string, key Key
 	if consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
-	out, err := Send(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in},
-		func(ctx context.Context) (*dynamodb.GetItemOutput, error) { return api.GetItem(ctx, in) })
+	out, err := SendExplained(ctx, e.table, Request{Call: op, Entity: e.typeName, Seq: o.attempt, Input: in},
+		func(ctx context.Context) (*dynamodb.GetItemOutput, error) { return api.GetItem(ctx, in) },
+		func(out *dynamodb.GetItemOutput, err error) error {
+			switch {
+			case err != nil:
+				return e.opError(op, key, err)
+			case len(out.Item) == 0:
+				return e.opError(op, key, ErrNotFound)
+			}
+			return nil
+		})
 	if out != nil {
 		o.Capacity.addOne(false, out.ConsumedCapacity)
 	}
 	if err != nil {
-		return zero, nil, e.opError(op, key, err)
-	}
-	if len(out.Item) == 0 {
-		return zero, nil, e.opError(op, key, ErrNotFound)
+		return zero, nil, err
 	}
 	v, err := e.decode(out.Item)
 	if err != nil {

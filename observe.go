@@ -2,20 +2,23 @@ package keyfirst
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	"github.com/aws/smithy-go"
 )
 
 // Observer sees every request keyfirst sends on a table bound with
-// [Table.Observed], from every package: the item operations, each request
-// of a batch (its retry rounds too), each page of a query and of each scan
-// segment (the shards of a fan-out each send their own), each attempt of a
-// transaction, a backfill's scans and writes, a stream's reads; and the
-// progress of long work ([Progress]).
+// [Table.Observed], from every package: the table's own ([Table.Create],
+// [Table.Check], [Table.AddIndex], each poll of their waits), the item
+// operations, each request of a batch (its retry rounds too), each page of
+// a query and of each scan segment (the shards of a fan-out each send
+// their own), each attempt of a transaction, a backfill's scans and
+// writes, a stream's reads; and the progress of long work ([Progress]).
 //
 // Start is called before the request is sent; the context it returns is
 // the one the request is sent with and End receives (an OpenTelemetry span
@@ -35,12 +38,14 @@ type Observer interface {
 type Request struct {
 	// Operation is DynamoDB's: GetItem, PutItem, UpdateItem, DeleteItem,
 	// BatchGetItem, BatchWriteItem, Query, Scan, TransactWriteItems,
-	// TransactGetItems, or the stream's DescribeStream, GetShardIterator
-	// and GetRecords.
+	// TransactGetItems; the table's CreateTable, DescribeTable (each poll
+	// of a wait), UpdateTable, DescribeTimeToLive and UpdateTimeToLive;
+	// or the stream's DescribeStream, GetShardIterator and GetRecords.
 	Operation string
 	// Call is the keyfirst call that sends it: Get, Put, Modify,
 	// BatchWrite, query.Query, query.Scan, txn.Write, migrate.Backfill,
-	// stream.Consumer, ...
+	// stream.NewConsumer, stream.Consumer, Table.Create, Table.Check,
+	// Table.AddIndex, ...
 	Call string
 	// Table is the name of the table bound ([Table.Named]).
 	Table string
@@ -69,10 +74,25 @@ type Request struct {
 
 // Result is what a request came back with.
 type Result struct {
-	// Err is the error the request failed with, as the SDK returned it
-	// (match it with errors.As, e.g. *types.ConditionalCheckFailedException);
-	// nil when it succeeded. The call's error wraps it.
+	// Err is the error of the request as the call returns it: keyfirst's
+	// typed error ([ErrNotFound] for a GetItem that found nothing, a
+	// [*ConditionError] with the item stored for a failed condition,
+	// txn's *CanceledError with the reason of each action, query's
+	// *RequestError, ...), the same value the call returns or one it
+	// wraps (errors.Is holds); the SDK's error for a request of your own
+	// sent with [Send]. Nil when the request succeeded. An error the call
+	// finds after the request succeeded (an item it cannot decode) is not
+	// the request's: Err is nil.
 	Err error
+	// Code is DynamoDB's code of the request's error
+	// (ConditionalCheckFailedException, TransactionCanceledException,
+	// ProvisionedThroughputExceededException, ResourceNotFoundException,
+	// ...: [smithy.APIError]'s ErrorCode), empty when it succeeded, when
+	// DynamoDB did not answer (a cancelled context, a network error) and
+	// when only keyfirst finds the failure ([ErrNotFound]). It is set, Err
+	// nil, when the call takes the failure as its answer: a DescribeTable
+	// of a table that does not exist (yet), ResourceNotFoundException.
+	Code string
 	// Output is the SDK's output (*dynamodb.QueryOutput, ...), nil when
 	// the request failed. Read it; never change it.
 	Output any
@@ -114,19 +134,37 @@ func (t *Table) Observer() Observer {
 }
 
 // Send sends one request of a call on table t with send, through t's
-// [Observer]: the packages of keyfirst send every request with it, and a
-// request of your own (the raw SDK) is observed like theirs. r says what
-// is sent (Operation, Table and Index are filled from r.Input); send sends
-// it with the context it is given. Without an Observer, Send is send(ctx)
-// and nothing else: no allocation, no clock.
+// [Observer]: a request of your own (the raw SDK) is observed like
+// keyfirst's. r says what is sent (Operation, Table and Index are filled
+// from r.Input); send sends it with the context it is given. The
+// Observer is shown the error send returned ([Result.Err]). Without an
+// Observer, Send is send(ctx) and nothing else: no allocation, no clock.
 func Send[Out any](ctx context.Context, t *Table, r Request, send func(context.Context) (Out, error)) (Out, error) {
-	if t == nil || t.observer == nil {
-		return send(ctx)
-	}
-	return sendObserved(ctx, t, r, send)
+	return SendExplained(ctx, t, r, send, nil)
 }
 
-func sendObserved[Out any](ctx context.Context, t *Table, r Request, send func(context.Context) (Out, error)) (Out, error) {
+// SendExplained is [Send] for a call whose error is its own, not the
+// SDK's: explain (nil: none) turns what send returned, its output and its
+// error, into the error the call returns, and that error is the one Send
+// returns and the Observer is shown ([Result.Err]), with the code of the
+// SDK's error beside it ([Result.Code]). The packages of keyfirst send
+// every request with it: a GetItem that found nothing is [ErrNotFound], a
+// failed condition a [*ConditionError] with the item stored, a cancelled
+// transaction txn's *CanceledError with the reason of each action. explain
+// is called on every request, observed or not, and also when send
+// succeeded (its error nil).
+func SendExplained[Out any](ctx context.Context, t *Table, r Request, send func(context.Context) (Out, error), explain func(Out, error) error) (Out, error) {
+	if t == nil || t.observer == nil {
+		out, err := send(ctx)
+		if explain != nil {
+			err = explain(out, err)
+		}
+		return out, err
+	}
+	return sendObserved(ctx, t, r, send, explain)
+}
+
+func sendObserved[Out any](ctx context.Context, t *Table, r Request, send func(context.Context) (Out, error), explain func(Out, error) error) (Out, error) {
 	req := &r
 	req.Table = t.name
 	if req.Seq == 0 {
@@ -137,13 +175,27 @@ func sendObserved[Out any](ctx context.Context, t *Table, r Request, send func(c
 	ctx = o.Start(ctx, req)
 	began := time.Now()
 	out, err := send(ctx)
-	res := &Result{Err: err, Latency: time.Since(began)}
+	res := &Result{Latency: time.Since(began), Code: errorCode(err)}
 	if err == nil {
 		res.Output = out
 		outcome(res, any(out))
 	}
+	if explain != nil {
+		err = explain(out, err)
+	}
+	res.Err = err
 	o.End(ctx, req, res)
 	return out, err
+}
+
+// errorCode is DynamoDB's code of err ([smithy.APIError]), found through
+// the errors it wraps; empty when it has none.
+func errorCode(err error) string {
+	var ae smithy.APIError
+	if err != nil && errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
 }
 
 // describe fills the Operation, the Index and the Key of r from its
@@ -181,6 +233,16 @@ func (t *Table) describe(r *Request) {
 	case *dynamodb.TransactGetItemsInput:
 		r.Operation = "TransactGetItems"
 		in.ReturnConsumedCapacity = indexes
+	case *dynamodb.CreateTableInput:
+		r.Operation = "CreateTable"
+	case *dynamodb.DescribeTableInput:
+		r.Operation = "DescribeTable"
+	case *dynamodb.UpdateTableInput:
+		r.Operation = "UpdateTable"
+	case *dynamodb.DescribeTimeToLiveInput:
+		r.Operation = "DescribeTimeToLive"
+	case *dynamodb.UpdateTimeToLiveInput:
+		r.Operation = "UpdateTimeToLive"
 	case *dynamodbstreams.DescribeStreamInput:
 		r.Operation = "DescribeStream"
 	case *dynamodbstreams.GetShardIteratorInput:

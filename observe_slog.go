@@ -10,9 +10,10 @@ import (
 // ends ("keyfirst request", at level Debug, Warn when it failed) with its
 // operation, call, table, index, entity type, key condition with its
 // values, what it read and returned, the capacity it consumed (in total,
-// on the table and on each index), its latency and its error; and the
-// progress of long work ("keyfirst progress", at level Info). A level l
-// does not log costs nothing but the check.
+// on the table and on each index), its latency, DynamoDB's error code
+// (code: [Result.Code]) and the error (err: keyfirst's typed error,
+// [Result.Err]); and the progress of long work ("keyfirst progress", at
+// level Info). A level l does not log costs nothing but the check.
 func SlogObserver(l *slog.Logger) Observer { return slogObserver{l} }
 
 type slogObserver struct{ l *slog.Logger }
@@ -55,6 +56,9 @@ func (s slogObserver) End(ctx context.Context, r *Request, res *Result) {
 		attrs = append(attrs, slog.Attr{Key: "capacity", Value: slog.GroupValue(units...)})
 	}
 	attrs = append(attrs, slog.Duration("latency", res.Latency))
+	if res.Code != "" {
+		attrs = append(attrs, slog.String("code", res.Code))
+	}
 	if res.Err != nil {
 		attrs = append(attrs, slog.Any("err", res.Err))
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
@@ -117,8 +116,8 @@ func TestObserverSeesEveryItemOperation(t *testing.T) {
 	}
 }
 
-// A request that fails is seen with the SDK's error, and Modify's
-// attempts are numbered.
+// A request that fails is seen with the call's typed error and
+// DynamoDB's code, and Modify's attempts are numbered.
 func TestObserverSeesFailuresAndAttempts(t *testing.T) {
 	client, s, rec := observedShop(t)
 	ctx, cancel := integration.Context(t)
@@ -131,9 +130,9 @@ func TestObserverSeesFailuresAndAttempts(t *testing.T) {
 		t.Fatalf("second create: %v", err)
 	}
 	seen := rec.Take()
-	var ccf *types.ConditionalCheckFailedException
-	if len(seen) != 2 || !errors.As(seen[1].Result.Err, &ccf) || seen[1].Result.Output != nil {
-		t.Fatalf("observed %+v, want the second Put with its ConditionalCheckFailedException", seen)
+	if len(seen) != 2 || !errors.Is(seen[1].Result.Err, keyfirst.ErrAlreadyExists) || seen[1].Result.Output != nil ||
+		seen[1].Result.Code != "ConditionalCheckFailedException" {
+		t.Fatalf("observed %+v, want the second Put with ErrAlreadyExists, code ConditionalCheckFailedException", seen)
 	}
 
 	// Another writer's write between Modify's read and write: a second attempt.
@@ -211,7 +210,8 @@ func TestSlogObserver(t *testing.T) {
 		t.Errorf("logged %v", ok)
 	case capacity == nil || capacity["total"].(float64) <= 0 || capacity["GSI1"].(float64) <= 0:
 		t.Errorf("capacity %v", ok["capacity"])
-	case failed["level"] != "WARN" || !strings.Contains(failed["err"].(string), "ConditionalCheckFailed"):
+	case failed["level"] != "WARN" || failed["code"] != "ConditionalCheckFailedException" ||
+		!strings.Contains(failed["err"].(string), keyfirst.ErrAlreadyExists.Error()):
 		t.Errorf("the failed Put logged %v", failed)
 	}
 }

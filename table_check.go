@@ -29,20 +29,20 @@ import (
 //		log.Print(n)
 //	}
 func (t *Table) Check(ctx context.Context, client TableCheckAPI) ([]Difference, error) {
-	desc, err := describe(ctx, client, t.name)
+	desc, err := describe(ctx, client, t, "Table.Check")
 	if err != nil {
 		return nil, err
 	}
-	return t.compare(ctx, client, desc)
+	return t.compare(ctx, client, "Table.Check", desc)
 }
 
 // compare reads the TTL setting of the table described by desc (nil: it
-// does not exist) and compares both with the schema.
-func (t *Table) compare(ctx context.Context, client DescribeTimeToLiveAPI, desc *types.TableDescription) ([]Difference, error) {
+// does not exist), for call, and compares both with the schema.
+func (t *Table) compare(ctx context.Context, client DescribeTimeToLiveAPI, call string, desc *types.TableDescription) ([]Difference, error) {
 	if desc == nil {
 		return t.diffResult(t.Diff(nil, nil))
 	}
-	ttl, err := describeTTL(ctx, client, t.name)
+	ttl, err := describeTTL(ctx, client, t, call)
 	if err != nil {
 		return nil, err
 	}

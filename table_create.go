@@ -34,11 +34,13 @@ import (
 //	}
 func (t *Table) Create(ctx context.Context, client TableCreateAPI) ([]Difference, error) {
 	for {
-		_, err := client.CreateTable(ctx, t.CreateTableInput())
+		in := t.CreateTableInput()
+		_, err := Send(ctx, t, Request{Call: "Table.Create", Input: in},
+			func(ctx context.Context) (*dynamodb.CreateTableOutput, error) { return client.CreateTable(ctx, in) })
 		var exists *types.ResourceInUseException
 		switch {
 		case err == nil:
-			_, err := waitFor(ctx, client, t.name, func(desc *types.TableDescription) (bool, error) {
+			_, err := waitFor(ctx, client, t, "Table.Create", func(desc *types.TableDescription) (bool, error) {
 				if desc == nil {
 					return false, nil // not visible yet
 				}
@@ -51,12 +53,12 @@ func (t *Table) Create(ctx context.Context, client TableCreateAPI) ([]Difference
 		case !errors.As(err, &exists):
 			return nil, fmt.Errorf("keyfirst: CreateTable %s: %w", t.name, err)
 		}
-		desc, err := waitFor(ctx, client, t.name, t.settled)
+		desc, err := waitFor(ctx, client, t, "Table.Create", t.settled)
 		if err != nil {
 			return nil, err
 		}
 		if desc != nil {
-			return t.compare(ctx, client, desc)
+			return t.compare(ctx, client, "Table.Create", desc)
 		}
 		// Deleted while we waited: create it.
 	}
@@ -102,8 +104,12 @@ func (t *Table) settled(desc *types.TableDescription) (bool, error) {
 
 // enableTTL enables the schema's time to live on the table Create created.
 func (t *Table) enableTTL(ctx context.Context, client UpdateTimeToLiveAPI) error {
-	_, err := client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(t.name),
-		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(t.ttl), Enabled: aws.Bool(true)}})
+	in := &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(t.name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(t.ttl), Enabled: aws.Bool(true)}}
+	_, err := Send(ctx, t, Request{Call: "Table.Create", Input: in},
+		func(ctx context.Context) (*dynamodb.UpdateTimeToLiveOutput, error) {
+			return client.UpdateTimeToLive(ctx, in)
+		})
 	if err != nil {
 		return fmt.Errorf("keyfirst: UpdateTimeToLive %s on %s: %w", t.name, t.ttl, err)
 	}

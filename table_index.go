@@ -111,7 +111,7 @@ func (t *Table) AddIndex(ctx context.Context, client TableAddIndexAPI, index Pat
 	refuse := func(p TableChangeProblem, attr, detail string, diffs ...Difference) error {
 		return &TableChangeError{Table: t.name, Index: ix.IndexName, Attribute: attr, Problem: p, Detail: detail, Differences: diffs}
 	}
-	desc, err := describe(ctx, client, t.name)
+	desc, err := describe(ctx, client, t, "Table.AddIndex")
 	switch {
 	case err != nil:
 		return err
@@ -151,7 +151,8 @@ func (t *Table) AddIndex(ctx context.Context, client TableAddIndexAPI, index Pat
 			WriteCapacityUnits: aws.Int64(aws.ToInt64(tp.WriteCapacityUnits))}
 	}
 	in.GlobalSecondaryIndexUpdates = []types.GlobalSecondaryIndexUpdate{{Create: create}}
-	if _, err := client.UpdateTable(ctx, in); err != nil {
+	if _, err := Send(ctx, t, Request{Call: "Table.AddIndex", Input: in},
+		func(ctx context.Context) (*dynamodb.UpdateTableOutput, error) { return client.UpdateTable(ctx, in) }); err != nil {
 		return fmt.Errorf("keyfirst: UpdateTable %s: create index %s: %w", t.name, ix.IndexName, err)
 	}
 	return t.awaitIndex(ctx, client, ix.IndexName)
@@ -211,7 +212,7 @@ func (t *Table) existingIndex(desc *types.TableDescription, ix KeySchema) ([]Dif
 
 // awaitIndex waits until the table's GSI called name is built.
 func (t *Table) awaitIndex(ctx context.Context, client DescribeTableAPI, name string) error {
-	_, err := waitFor(ctx, client, t.name, func(desc *types.TableDescription) (bool, error) {
+	_, err := waitFor(ctx, client, t, "Table.AddIndex", func(desc *types.TableDescription) (bool, error) {
 		if desc == nil {
 			return false, fmt.Errorf("keyfirst: table %s deleted while its index %s was being built", t.name, name)
 		}

@@ -18,26 +18,46 @@ import (
 // GSI of a large table in minutes or hours; only the context bounds it.
 var tablePoll = backoff.Policy{Base: 100 * time.Millisecond, Max: 5 * time.Second}
 
-// describe returns the table's description, nil when it does not exist.
-func describe(ctx context.Context, api DescribeTableAPI, name string) (*types.TableDescription, error) {
-	out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
-	var missing *types.ResourceNotFoundException
-	switch {
-	case errors.As(err, &missing):
-		return nil, nil
-	case err != nil:
-		return nil, fmt.Errorf("keyfirst: DescribeTable %s: %w", name, err)
-	case out.Table == nil:
-		return nil, fmt.Errorf("keyfirst: DescribeTable %s: no description in the response", name)
+// describe returns the description of table t, nil when it does not
+// exist, from a DescribeTable sent (through t's [Observer]) for call.
+func describe(ctx context.Context, api DescribeTableAPI, t *Table, call string) (*types.TableDescription, error) {
+	in := &dynamodb.DescribeTableInput{TableName: aws.String(t.name)}
+	out, err := SendExplained(ctx, t, Request{Call: call, Input: in},
+		func(ctx context.Context) (*dynamodb.DescribeTableOutput, error) { return api.DescribeTable(ctx, in) },
+		func(out *dynamodb.DescribeTableOutput, err error) error {
+			var missing *types.ResourceNotFoundException
+			switch {
+			case errors.As(err, &missing):
+				return nil // the answer: no such table
+			case err != nil:
+				return fmt.Errorf("keyfirst: DescribeTable %s: %w", t.name, err)
+			case out.Table == nil:
+				return fmt.Errorf("keyfirst: DescribeTable %s: no description in the response", t.name)
+			}
+			return nil
+		})
+	if err != nil || out == nil {
+		return nil, err
 	}
 	return out.Table, nil
 }
 
-// describeTTL returns the table's time-to-live setting.
-func describeTTL(ctx context.Context, api DescribeTimeToLiveAPI, name string) (*types.TimeToLiveDescription, error) {
-	out, err := api.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+// describeTTL returns the time-to-live setting of table t, from a
+// DescribeTimeToLive sent (through t's [Observer]) for call.
+func describeTTL(ctx context.Context, api DescribeTimeToLiveAPI, t *Table, call string) (*types.TimeToLiveDescription, error) {
+	in := &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(t.name)}
+	out, err := SendExplained(ctx, t, Request{Call: call, Input: in},
+		func(ctx context.Context) (*dynamodb.DescribeTimeToLiveOutput, error) {
+			return api.DescribeTimeToLive(ctx, in)
+		},
+		func(_ *dynamodb.DescribeTimeToLiveOutput, err error) error {
+			if err != nil {
+				return fmt.Errorf("keyfirst: DescribeTimeToLive %s: %w", t.name, err)
+			}
+			return nil
+		})
 	if err != nil {
-		return nil, fmt.Errorf("keyfirst: DescribeTimeToLive %s: %w", name, err)
+		return nil, err
 	}
 	if out.TimeToLiveDescription == nil {
 		return &types.TimeToLiveDescription{}, nil
@@ -45,12 +65,13 @@ func describeTTL(ctx context.Context, api DescribeTimeToLiveAPI, name string) (*
 	return out.TimeToLiveDescription, nil
 }
 
-// waitFor describes the table, with backoff between requests, until done
+// waitFor describes table t for call, with backoff between requests, until done
 // says its description (nil: the table does not exist) is what the
 // caller waits for, done fails, or ctx ends; it returns that description.
-func waitFor(ctx context.Context, api DescribeTableAPI, name string, done func(*types.TableDescription) (bool, error)) (*types.TableDescription, error) {
+func waitFor(ctx context.Context, api DescribeTableAPI, t *Table, call string, done func(*types.TableDescription) (bool, error)) (*types.TableDescription, error) {
+	name := t.name
 	for attempt := 0; ; attempt++ {
-		desc, err := describe(ctx, api, name)
+		desc, err := describe(ctx, api, t, call)
 		if err != nil {
 			return nil, err
 		}

@@ -169,17 +169,23 @@ func (e *Entity[T]) Update(ctx context.Context, api UpdateItemAPI, key Key[T], u
 		ReturnValuesOnConditionCheckFailure: up.ReturnValuesOnConditionCheckFailure,
 		ReturnConsumedCapacity:              o.returnCapacity(),
 	}
-	out, err := Send(ctx, e.table, Request{Call: "Update", Entity: e.typeName, Seq: o.attempt, Input: in},
-		func(ctx context.Context) (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) })
+	out, err := SendExplained(ctx, e.table, Request{Call: "Update", Entity: e.typeName, Seq: o.attempt, Input: in},
+		func(ctx context.Context) (*dynamodb.UpdateItemOutput, error) { return api.UpdateItem(ctx, in) },
+		func(_ *dynamodb.UpdateItemOutput, err error) error {
+			if err == nil {
+				return nil
+			}
+			var ccf *types.ConditionalCheckFailedException
+			if errors.As(err, &ccf) {
+				err = w.explain(ccf.Item)
+			}
+			return e.opError("Update", key, err)
+		})
 	if out != nil {
 		o.Capacity.addOne(true, out.ConsumedCapacity)
 	}
 	if err != nil {
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) {
-			err = w.explain(ccf.Item)
-		}
-		return zero, e.opError("Update", key, err)
+		return zero, err
 	}
 	v, err := e.decode(out.Attributes)
 	if err != nil {

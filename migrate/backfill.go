@@ -55,6 +55,9 @@ type target struct {
 	definition string
 	plan       func(map[string]types.AttributeValue) (keyfirst.RefreshResult, error)
 	refresh    func(context.Context, keyfirst.UpdateItemAPI, map[string]types.AttributeValue, ...func(*keyfirst.Options)) (keyfirst.RefreshResult, error)
+	// in, for a target of [Entity], is the target with its entity bound
+	// to another binding of its table.
+	in func(*keyfirst.Table) *target
 	// visit, for a target of [Visit], decodes the item and visits it
 	// instead of refreshing it.
 	visit func(ctx context.Context, segment int, item map[string]types.AttributeValue) (decoded bool, err error)
@@ -63,12 +66,23 @@ type target struct {
 // Entity returns the target of the items of e's entity type: each is
 // brought up to e's definition with [keyfirst.Entity.Refresh] (a dry run:
 // [keyfirst.Entity.PlanRefresh]). e must be bound to the backfill's table
-// ([keyfirst.Entity.In]).
+// ([keyfirst.Entity.In]); its rewrites are sent on the backfill's binding
+// (Backfill.Table), whose [keyfirst.Observer] sees them, whichever e's is.
 func Entity[T any](e *keyfirst.Entity[T]) Target {
 	if e == nil {
 		return Target{}
 	}
-	return Target{&target{typ: e.Type(), table: e.Table(), definition: definition(e), plan: e.PlanRefresh, refresh: e.Refresh}}
+	t := &target{typ: e.Type(), table: e.Table(), definition: definition(e), plan: e.PlanRefresh, refresh: e.Refresh}
+	t.in = func(table *keyfirst.Table) *target {
+		bound, err := e.In(table)
+		if err != nil {
+			return t // another table: refused by the backfill's checks
+		}
+		c := *t
+		c.table, c.refresh = table, bound.Refresh
+		return &c
+	}
+	return Target{t}
 }
 
 // definition describes what of e's definition keyfirst can see: its type
@@ -280,6 +294,9 @@ func (b *Backfill) start(optFns []func(*keyfirst.Options)) (*runner, error) {
 		case r.targets[t.typ] != nil:
 			return fail(ConfigDuplicateEntity, t.typ, "give each entity type once")
 		}
+		if t.in != nil {
+			t = t.in(b.Table) // the rewrites go through the backfill's Observer
+		}
 		r.targets[t.typ] = t
 		defs = append(defs, t.definition)
 	}
@@ -365,8 +382,16 @@ func mode(dry bool) string {
 // progress in another until they end.
 func (r *runner) run(ctx context.Context, api API) (*Report, error) {
 	r.started = time.Now()
-	if out, err := api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(r.b.Table.Name())}); err != nil {
-		return r.finish(fmt.Errorf("migrate: DescribeTable %s: %w", r.b.Table.Name(), err))
+	din := &dynamodb.DescribeTableInput{TableName: aws.String(r.b.Table.Name())}
+	if out, err := keyfirst.SendExplained(ctx, r.b.Table, keyfirst.Request{Call: "migrate.Backfill", Input: din},
+		func(ctx context.Context) (*dynamodb.DescribeTableOutput, error) { return api.DescribeTable(ctx, din) },
+		func(_ *dynamodb.DescribeTableOutput, err error) error {
+			if err != nil {
+				return fmt.Errorf("migrate: DescribeTable %s: %w", r.b.Table.Name(), err)
+			}
+			return nil
+		}); err != nil {
+		return r.finish(err)
 	} else if out.Table != nil && out.Table.ItemCount != nil {
 		r.tableItems = *out.Table.ItemCount
 	}
@@ -519,12 +544,18 @@ func (r *runner) segment(ctx context.Context, api API, seg int) error {
 		var out *dynamodb.ScanOutput
 		err := retryThrottled(ctx, func() error {
 			var err error
-			out, err = keyfirst.Send(ctx, r.b.Table, keyfirst.Request{Call: "migrate.Backfill", Seq: page, Segment: seg, Input: in},
-				func(ctx context.Context) (*dynamodb.ScanOutput, error) { return api.Scan(ctx, in) })
+			out, err = keyfirst.SendExplained(ctx, r.b.Table, keyfirst.Request{Call: "migrate.Backfill", Seq: page, Segment: seg, Input: in},
+				func(ctx context.Context) (*dynamodb.ScanOutput, error) { return api.Scan(ctx, in) },
+				func(_ *dynamodb.ScanOutput, err error) error {
+					if err != nil {
+						return fmt.Errorf("migrate: Scan of segment %d of %s: %w", seg, r.b.Table.Name(), err)
+					}
+					return nil
+				})
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("migrate: Scan of segment %d of %s: %w", seg, r.b.Table.Name(), err)
+			return err
 		}
 		r.mu.Lock()
 		if out.ConsumedCapacity != nil {

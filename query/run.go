@@ -112,10 +112,16 @@ func (p *plan) queryInput(start item, limit int) *dynamodb.QueryInput {
 func (p *plan) queryFetch(client keyfirst.QueryAPI) fetch {
 	return func(ctx context.Context, n int, start item, limit int) (response, error) {
 		in := p.queryInput(start, limit)
-		out, err := keyfirst.Send(ctx, p.bound, keyfirst.Request{Call: "query.Query", Entity: p.entity, Seq: n, Input: in},
-			func(ctx context.Context) (*dynamodb.QueryOutput, error) { return client.Query(ctx, in) })
+		out, err := keyfirst.SendExplained(ctx, p.bound, keyfirst.Request{Call: "query.Query", Entity: p.entity, Seq: n, Input: in},
+			func(ctx context.Context) (*dynamodb.QueryOutput, error) { return client.Query(ctx, in) },
+			func(_ *dynamodb.QueryOutput, err error) error {
+				if err != nil {
+					return &RequestError{Op: "Query", Table: p.table, Index: p.index, Request: n, Err: err}
+				}
+				return nil
+			})
 		if err != nil {
-			return response{}, &RequestError{Op: "Query", Table: p.table, Index: p.index, Request: n, Err: err}
+			return response{}, err
 		}
 		return response{items: out.Items, last: out.LastEvaluatedKey, capacity: out.ConsumedCapacity}, nil
 	}

@@ -191,10 +191,16 @@ func (p *scanPlan) scanFetch(client ScanAPI, segment int) fetch {
 		if p.segments > 1 {
 			in.Segment = aws.Int32(int32(segment))
 		}
-		out, err := keyfirst.Send(ctx, p.bound, keyfirst.Request{Call: "query.Scan", Entity: p.entity, Seq: n, Segment: segment, Input: &in},
-			func(ctx context.Context) (*dynamodb.ScanOutput, error) { return client.Scan(ctx, &in) })
+		out, err := keyfirst.SendExplained(ctx, p.bound, keyfirst.Request{Call: "query.Scan", Entity: p.entity, Seq: n, Segment: segment, Input: &in},
+			func(ctx context.Context) (*dynamodb.ScanOutput, error) { return client.Scan(ctx, &in) },
+			func(_ *dynamodb.ScanOutput, err error) error {
+				if err != nil {
+					return &RequestError{Op: "Scan", Table: p.table, Index: p.index, Segment: segment, Request: n, Err: err}
+				}
+				return nil
+			})
 		if err != nil {
-			return response{}, &RequestError{Op: "Scan", Table: p.table, Index: p.index, Segment: segment, Request: n, Err: err}
+			return response{}, err
 		}
 		return response{items: out.Items, last: out.LastEvaluatedKey, capacity: out.ConsumedCapacity}, nil
 	}

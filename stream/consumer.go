@@ -96,9 +96,17 @@ func NewConsumer(ctx context.Context, db keyfirst.DescribeTableAPI, client Strea
 	if v := table.StreamView(); v != types.StreamViewTypeNewAndOldImages {
 		return nil, fmt.Errorf("%w: the schema of table %q declares stream view %q; declare NEW_AND_OLD_IMAGES (keyfirst.TableSpec.Stream)", ErrStreamView, table.Name(), v)
 	}
-	out, err := db.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table.Name())})
+	in := &dynamodb.DescribeTableInput{TableName: aws.String(table.Name())}
+	out, err := keyfirst.SendExplained(ctx, table, keyfirst.Request{Call: "stream.NewConsumer", Input: in},
+		func(ctx context.Context) (*dynamodb.DescribeTableOutput, error) { return db.DescribeTable(ctx, in) },
+		func(_ *dynamodb.DescribeTableOutput, err error) error {
+			if err != nil {
+				return fmt.Errorf("stream: describe table %q: %w", table.Name(), err)
+			}
+			return nil
+		})
 	if err != nil {
-		return nil, fmt.Errorf("stream: describe table %q: %w", table.Name(), err)
+		return nil, err
 	}
 	diffs := table.Diff(out.Table, nil)
 	for _, d := range diffs {
@@ -280,12 +288,14 @@ func (c *Consumer) shards(ctx context.Context) ([]streams.Shard, error) {
 	var out []streams.Shard
 	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(c.arn)}
 	for {
-		page, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+		page, err := keyfirst.SendExplained(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
 			func(ctx context.Context) (*dynamodbstreams.DescribeStreamOutput, error) {
 				return c.client.DescribeStream(ctx, in)
+			}, func(_ *dynamodbstreams.DescribeStreamOutput, err error) error {
+				return wrap(err, "stream: describe stream", "")
 			})
 		if err != nil {
-			return nil, fmt.Errorf("stream: describe stream: %w", err)
+			return nil, err
 		}
 		out = append(out, page.StreamDescription.Shards...)
 		if page.StreamDescription.LastEvaluatedShardId == nil {
@@ -306,9 +316,11 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 			return false, n, err
 		}
 		in := &dynamodbstreams.GetRecordsInput{ShardIterator: aws.String(it), Limit: aws.Int32(c.opts.Limit)}
-		out, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+		out, err := keyfirst.SendExplained(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
 			func(ctx context.Context) (*dynamodbstreams.GetRecordsOutput, error) {
 				return c.client.GetRecords(ctx, in)
+			}, func(_ *dynamodbstreams.GetRecordsOutput, err error) error {
+				return wrap(err, "stream: get records of shard", shard)
 			})
 		var expired *streams.ExpiredIteratorException
 		if errors.As(err, &expired) && !renewed {
@@ -317,7 +329,7 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 			continue
 		}
 		if err != nil {
-			return false, n, fmt.Errorf("stream: get records of shard %s: %w", shard, err)
+			return false, n, err
 		}
 		renewed = false
 		if len(out.Records) > 0 {
@@ -364,15 +376,29 @@ func (c *Consumer) iterator(ctx context.Context, shard string) (string, error) {
 	if ok {
 		in.ShardIteratorType, in.SequenceNumber = streams.ShardIteratorTypeAfterSequenceNumber, aws.String(seq)
 	}
-	out, err := keyfirst.Send(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
+	out, err := keyfirst.SendExplained(ctx, c.table, keyfirst.Request{Call: "stream.Consumer", Input: in},
 		func(ctx context.Context) (*dynamodbstreams.GetShardIteratorOutput, error) {
 			return c.client.GetShardIterator(ctx, in)
+		}, func(_ *dynamodbstreams.GetShardIteratorOutput, err error) error {
+			return wrap(err, "stream: shard iterator of shard", shard)
 		})
 	if err != nil {
-		return "", fmt.Errorf("stream: shard iterator of shard %s: %w", shard, err)
+		return "", err
 	}
 	c.iters[shard] = aws.ToString(out.ShardIterator)
 	return c.iters[shard], nil
+}
+
+// wrap is the explain step of a stream request: its error (nil: nil),
+// said to be that of what (of shard, when not empty).
+func wrap(err error, what, shard string) error {
+	switch {
+	case err == nil:
+		return nil
+	case shard != "":
+		return fmt.Errorf("%s %s: %w", what, shard, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 func (c *Consumer) save(ctx context.Context) error {

@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/observetest"
 	"github.com/keyfirst/keyfirst/stream"
 )
 
-// A consumer of an observed table: its stream reads are seen, and its
+// A consumer of an observed table: NewConsumer's DescribeTable and its
+// stream reads are seen, and its
 // catch-up reports its progress, finished with every record handled.
 func TestConsumerObserved(t *testing.T) {
 	t.Parallel()
@@ -46,7 +48,7 @@ func TestConsumerObserved(t *testing.T) {
 			records += s.Result.Returned
 		}
 	}
-	if ops["DescribeStream"] == 0 || ops["GetShardIterator"] == 0 || ops["GetRecords"] < 3 || records != handled || handled != 5 {
+	if ops["DescribeTable"] != 1 || ops["DescribeStream"] == 0 || ops["GetShardIterator"] == 0 || ops["GetRecords"] < 3 || records != handled || handled != 5 {
 		t.Errorf("observed %v, %d records; handled %d", ops, records, handled)
 	}
 	reports := rec.Reports()
@@ -55,5 +57,21 @@ func TestConsumerObserved(t *testing.T) {
 	}
 	if last := reports[len(reports)-1]; !last.Finished || last.Work != "stream.Consumer" || last.Done != 5 {
 		t.Errorf("the last progress %+v, want finished with 5 records", last)
+	}
+}
+
+// A consumer's failed request shows its Observer the error the call
+// returns, with DynamoDB's code.
+func TestConsumerObservedWithItsTypedError(t *testing.T) {
+	t.Parallel()
+	l := newLocal(t)
+	rec := &observetest.Recorder{}
+	gone := keyfirst.Must(l.table.Observed(rec).Named(l.table.Name() + "-absent"))
+	_, err := stream.NewConsumer(t.Context(), l.db, l.streams, gone)
+	if err == nil {
+		t.Fatal("a consumer of a missing table")
+	}
+	if msg := observetest.SameError(rec.Take(), err, "ResourceNotFoundException"); msg != "" {
+		t.Error(msg)
 	}
 }

@@ -1,6 +1,7 @@
 package txn_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -35,5 +36,41 @@ func TestTransactionsObserved(t *testing.T) {
 	}
 	if seen[1].Result.Read != 1 {
 		t.Errorf("the read transaction read %d items, want 1", seen[1].Result.Read)
+	}
+}
+
+// A cancelled transaction shows its Observer the *CanceledError Write
+// returns, with the reason of each action, and DynamoDB's code; a read
+// transaction's failure is the error Get returns.
+func TestTransactionsObservedWithTheirTypedError(t *testing.T) {
+	s, ctx := localShop(t)
+	rec := &observetest.Recorder{}
+	users := keyfirst.Must(s.users.In(s.table.Observed(rec)))
+	u := User{ID: "u2", Name: "Bo"}
+	if err := txn.Write(ctx, s.client, []txn.Action{txn.Create(users, u)}); err != nil {
+		t.Fatal(err)
+	}
+	rec.Take()
+	err := txn.Write(ctx, s.client, []txn.Action{txn.Create(users, u)})
+	var ce *txn.CanceledError
+	if !errors.As(err, &ce) || !errors.Is(err, keyfirst.ErrAlreadyExists) {
+		t.Fatalf("a second Create: %v, want a *CanceledError for ErrAlreadyExists", err)
+	}
+	seen := rec.Take()
+	if msg := observetest.SameError(seen, err, "TransactionCanceledException"); msg != "" {
+		t.Error(msg)
+	}
+	if f, _ := observetest.Failed(seen); !errors.Is(f.Result.Err, keyfirst.ErrAlreadyExists) {
+		t.Errorf("observed %v, want the cancellation's reason, ErrAlreadyExists", f.Result.Err)
+	}
+
+	gone := keyfirst.Must(s.table.Observed(rec).Named(s.table.Name() + "-absent"))
+	absent := keyfirst.Must(s.users.In(gone))
+	err = txn.Get(ctx, s.client, []txn.Reader{txn.Read(absent, mustKey(t, absent, u))})
+	if err == nil {
+		t.Fatal("a read of a missing table succeeded")
+	}
+	if msg := observetest.SameError(rec.Take(), err, "ResourceNotFoundException"); msg != "" {
+		t.Error(msg)
 	}
 }

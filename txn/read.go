@@ -157,18 +157,24 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		TransactItems:          items,
 		ReturnConsumedCapacity: o.returnCapacity(),
 	}
-	out, err := keyfirst.Send(ctx, reads[0].bound(), keyfirst.Request{Call: "txn.Get", Input: in},
+	out, err := keyfirst.SendExplained(ctx, reads[0].bound(), keyfirst.Request{Call: "txn.Get", Input: in},
 		func(ctx context.Context) (*dynamodb.TransactGetItemsOutput, error) {
 			return api.TransactGetItems(ctx, in)
+		},
+		func(_ *dynamodb.TransactGetItemsOutput, err error) error {
+			if err == nil {
+				return nil
+			}
+			if ce, _, _ := explainGet(err, reads); ce != nil {
+				return ce
+			}
+			return fmt.Errorf("txn: TransactGetItems: %w", err)
 		})
 	if out != nil && o.Capacity != nil {
 		o.Capacity.AddRead(out.ConsumedCapacity...)
 	}
 	if err != nil {
-		if ce, _, _ := explainGet(err, reads); ce != nil {
-			return nil, ce
-		}
-		return nil, fmt.Errorf("txn: TransactGetItems: %w", err)
+		return nil, err
 	}
 	if len(out.Responses) != len(reads) {
 		return nil, fmt.Errorf("txn: TransactGetItems returned %d responses for %d reads", len(out.Responses), len(reads))

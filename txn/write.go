@@ -190,9 +190,21 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 		if o.Token != "" {
 			in.ClientRequestToken = aws.String(o.Token)
 		}
-		out, err := keyfirst.Send(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
+		var ce *CanceledError
+		var retry bool
+		out, err := keyfirst.SendExplained(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
 			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
 				return api.TransactWriteItems(ctx, in, canon.sdkOptions())
+			},
+			func(_ *dynamodb.TransactWriteItemsOutput, err error) error {
+				if err == nil {
+					return nil
+				}
+				ce, retry, err = explain(err, steps, at, o.Token+canon.token)
+				if ce != nil {
+					ce.Attempts = attempt
+				}
+				return err
 			})
 		if out != nil {
 			o.Capacity.AddWrite(out.ConsumedCapacity...)
@@ -203,11 +215,7 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 			}
 			return nil
 		}
-		ce, retry, err := explain(err, steps, at, o.Token+canon.token)
 		if ce == nil || !retry || attempt >= attempts {
-			if ce != nil {
-				ce.Attempts = attempt
-			}
 			return err
 		}
 		if err := backoff.Sleep(ctx, policy.Delay(attempt-1)); err != nil {

@@ -15,8 +15,9 @@ func TestMain(m *testing.M) { integration.Main(m) }
 // list_open_orders merged newest first, close_order's UpdateItem as the seed
 // writes it, SET status = "CLOSED" REMOVE open_status_shard, with the
 // capacity DynamoDB reported beside sparse's estimate, the closed order
-// keeping its order_date, and, after the re-shard to 8 shards, the open
-// orders on their new shards.
+// keeping its order_date, and, after the re-shard to 8 shards (its end
+// reported through the public hook: the 9 items it read), the open orders on
+// their new shards.
 func TestRun(t *testing.T) { demotest.Check(t, run, want) }
 
 const want = `peak 2000 writes/s of orders under 1 KB: 2000 WCU/s on OpenOrdersByDate
@@ -50,6 +51,7 @@ close_order ord123:
   ord123 as stored: {PK: "ORDER#ord123", _type: "Order", customer_id: "c_42", order_date: "2024-04-01T09:15:00", order_id: "ord123", rep_id: "r_7", status: "CLOSED", total_amount: "129.90"}
 
 peak 6000 writes/s: shard.Count(6000) = 8 shards; Shards: 8, PreviousShards: 3, then Index.Reshard
+  > shard.Reshard orders: 9 done
 
 list_open_orders("2024-04"): every shard, newest first, merged by order_date
   OPEN#2  2024-04-08T11:00:00  ord110  c_17  77.25

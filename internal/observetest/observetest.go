@@ -5,6 +5,7 @@ package observetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -74,4 +75,38 @@ func Calls(seen []Seen) []string {
 		out[i] = fmt.Sprintf("%s %s %s #%d", s.Request.Operation, s.Request.Call, s.Request.Entity, s.Request.Seq)
 	}
 	return out
+}
+
+// Failed returns the last request of seen that failed (its Result.Err
+// set), and whether there is one.
+func Failed(seen []Seen) (Seen, bool) {
+	for i := len(seen) - 1; i >= 0; i-- {
+		if seen[i].Result.Err != nil {
+			return seen[i], true
+		}
+	}
+	return Seen{}, false
+}
+
+// SameError says what is wrong (empty: nothing) with the failed requests
+// of seen, given the error the call returned (callErr): one of them (the
+// last) must have as Result.Err that error or one it wraps (errors.Is),
+// and code as Result.Code. The others (the segments a failed one
+// cancelled) may fail otherwise.
+func SameError(seen []Seen, callErr error, code string) string {
+	if _, ok := Failed(seen); !ok {
+		return fmt.Sprintf("no failed request observed among %q; the call returned %v", Calls(seen), callErr)
+	}
+	for i := len(seen) - 1; i >= 0; i-- {
+		f := seen[i]
+		if f.Result.Err == nil || callErr == nil || !errors.Is(callErr, f.Result.Err) {
+			continue
+		}
+		if f.Result.Code != code {
+			return fmt.Sprintf("%s: code %q, want %q", f.Request.Operation, f.Result.Code, code)
+		}
+		return ""
+	}
+	f, _ := Failed(seen)
+	return fmt.Sprintf("%s: observed %v (%T), the call returned %v (%T)", f.Request.Operation, f.Result.Err, f.Result.Err, callErr, callErr)
 }

@@ -16,8 +16,10 @@
 // keyfirst.call, keyfirst.entity, keyfirst.seq, keyfirst.items.read,
 // keyfirst.items.returned, keyfirst.capacity.total and
 // keyfirst.capacity.table. A failed request sets the span's status to
-// Error and records the error, and error.type (the DynamoDB error code:
-// ConditionalCheckFailedException).
+// Error and records the error (keyfirst's typed error, keyfirst.Result.Err),
+// and error.type: the DynamoDB error code (keyfirst.Result.Code:
+// ConditionalCheckFailedException), or the Go type of the error when
+// DynamoDB gave none (a GetItem that found nothing: *keyfirst.OpError).
 //
 // The metrics are db.client.operation.duration (a histogram, in seconds)
 // by system, operation, table and error.type; keyfirst.consumed_capacity (a
@@ -29,10 +31,7 @@ package otelkf
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"github.com/aws/smithy-go"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -113,9 +112,9 @@ func (o *observer) End(ctx context.Context, r *keyfirst.Request, res *keyfirst.R
 	)
 	measured := base
 	if res.Err != nil {
-		kind := fmt.Sprintf("%T", res.Err)
-		if ae, ok := errors.AsType[smithy.APIError](res.Err); ok {
-			kind = ae.ErrorCode() // ConditionalCheckFailedException
+		kind := res.Code // ConditionalCheckFailedException
+		if kind == "" {
+			kind = fmt.Sprintf("%T", res.Err) // keyfirst's own: *keyfirst.OpError (ErrNotFound)
 		}
 		span.RecordError(res.Err)
 		span.SetStatus(codes.Error, res.Err.Error())

@@ -100,11 +100,12 @@ func (db *DB) Close(ctx context.Context, err *error) {
 // Start is the [keyfirst.Observer]'s: DB records a request when it ends.
 func (db *DB) Start(ctx context.Context, _ *keyfirst.Request) context.Context { return ctx }
 
-// End records the reads and updates that succeeded (Query, Scan, GetItem,
-// UpdateItem: the UpdateExpression, not the condition), as the tables
-// from [DB.Create] show them to their [keyfirst.Observer].
+// End records the reads and updates DynamoDB answered (Query, Scan,
+// GetItem, a GetItem that found nothing among them, UpdateItem: the
+// UpdateExpression, not the condition), as the tables from [DB.Create]
+// show them to their [keyfirst.Observer].
 func (db *DB) End(_ context.Context, r *keyfirst.Request, res *keyfirst.Result) {
-	if res.Err != nil {
+	if res.Output == nil {
 		return
 	}
 	sent := request{read: res.Read, returned: res.Returned, units: res.Capacity.Total}
@@ -140,9 +141,36 @@ func (db *DB) End(_ context.Context, r *keyfirst.Request, res *keyfirst.Result) 
 	db.record(sent)
 }
 
-// Progress prints nothing: what an example prints does not depend on how
-// long work splits into reports.
+// Progress prints nothing: the long work of most examples runs beside
+// writers, and what an example prints must not depend on how their
+// requests interleave. [DB.ProgressOnly] prints it.
 func (db *DB) Progress(context.Context, keyfirst.Progress) {}
+
+// ProgressOnly returns an [keyfirst.Observer] that prints the last report
+// of long work (a re-shard pass, a backfill, a stream's catch-up) on a
+// table observed by it, by the table's schema name: "> shard.Reshard
+// orders: 5 done" (" of 5" when the work knew its total), and nothing of
+// its requests. An example observes with it the work whose count does
+// not depend on timing.
+func (db *DB) ProgressOnly() keyfirst.Observer { return progressOnly{db} }
+
+type progressOnly struct{ db *DB }
+
+func (progressOnly) Start(ctx context.Context, _ *keyfirst.Request) context.Context { return ctx }
+func (progressOnly) End(context.Context, *keyfirst.Request, *keyfirst.Result)       {}
+
+func (p progressOnly) Progress(_ context.Context, r keyfirst.Progress) {
+	if !r.Finished {
+		return
+	}
+	line := fmt.Sprintf("  > %s %s: %d done", r.Work, p.db.target(&r.Table, nil), r.Done)
+	if r.Total > 0 {
+		line += fmt.Sprintf(" of %d", r.Total)
+	}
+	p.db.mu.Lock()
+	fmt.Fprintln(p.db.w, line)
+	p.db.mu.Unlock()
+}
 
 // Stored prints the item of table whose primary key holds the string
 // values key (the partition key's, then the sort key's), as stored: read
