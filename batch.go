@@ -2,6 +2,9 @@ package keyfirst
 
 import (
 	"context"
+	"hash/maphash"
+	"math/bits"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -17,44 +20,61 @@ const (
 // keyPair identifies an item of the table in a batch.
 type keyPair struct{ pk, sk keyPart }
 
-// sendChunk sends the requests at the given positions and returns the
-// positions DynamoDB left unprocessed.
-type sendChunk func(ctx context.Context, chunk []int) (unprocessed []int, err error)
+// sendChunk sends the requests at the given positions and appends to
+// unprocessed the positions DynamoDB left unprocessed. The chunk's slice
+// is reused by the next call.
+type sendChunk func(ctx context.Context, chunk, unprocessed []int) ([]int, error)
 
 // drain sends n requests in chunks of at most size until every one is
-// processed. Unprocessed requests go back in the queue; each response that
-// leaves some is followed by a backoff delay (exponential, full jitter),
-// which a fully processed response resets. It stops when the context ends,
-// when a request fails, or after o.MaxAttempts consecutive responses with
-// unprocessed requests (0: no limit), and returns the positions not
-// processed and the reason.
+// processed: the requests in order, then those left unprocessed, in the
+// order they came back. Each response that leaves some is followed by a
+// backoff delay (exponential, full jitter), which a fully processed
+// response resets. It stops when the context ends, when a request fails,
+// or after o.MaxAttempts consecutive responses with unprocessed requests
+// (0: no limit), and returns the positions not processed and the reason.
+//
+// It holds a chunk and the queue of unprocessed positions, never a list
+// of all n.
 func drain(ctx context.Context, o Options, n, size int, send sendChunk) (left []int, err error) {
-	pending := make([]int, n)
-	for i := range pending {
-		pending[i] = i
+	next := 0       // the requests next to n-1 are not sent yet
+	var retry []int // unprocessed, to send again
+	chunk := make([]int, 0, min(size, n))
+	unsent := func() []int {
+		left := append(chunk, retry...)
+		for i := next; i < n; i++ {
+			left = append(left, i)
+		}
+		return left
 	}
 	policy := o.backoff()
 	rounds := 0
-	for len(pending) > 0 {
+	for next < n || len(retry) > 0 {
+		chunk = chunk[:0]
 		if err := ctx.Err(); err != nil {
-			return pending, err
+			return unsent(), err
 		}
-		chunk := pending[:min(size, len(pending))]
-		unprocessed, err := send(ctx, chunk)
+		for ; len(chunk) < size && next < n; next++ {
+			chunk = append(chunk, next)
+		}
+		taken := min(size-len(chunk), len(retry))
+		chunk = append(chunk, retry[:taken]...)
+		retry = retry[:copy(retry, retry[taken:])]
+		got, err := send(ctx, chunk, retry)
 		if err != nil {
-			return pending, err
+			return unsent(), err
 		}
-		pending = append(pending[len(chunk):len(pending):len(pending)], unprocessed...)
-		if len(unprocessed) == 0 {
+		more := len(got) > len(retry)
+		retry, chunk = got, chunk[:0]
+		if !more {
 			rounds = 0
 			continue
 		}
 		rounds++
 		if o.MaxAttempts > 0 && rounds >= o.MaxAttempts {
-			return pending, nil
+			return unsent(), nil
 		}
 		if err := backoff.Sleep(ctx, policy.Delay(rounds-1)); err != nil {
-			return pending, err
+			return unsent(), err
 		}
 	}
 	return nil, nil
@@ -67,4 +87,52 @@ func (t *Table) pairOf(m map[string]types.AttributeValue) keyPair {
 		p.sk = partOf(m[t.primary.SortKey[0].Name])
 	}
 	return p
+}
+
+// firstDuplicate finds, among the keys pair(0) to pair(n-1), the first
+// that repeats an earlier one: second is the smallest position whose key
+// is at an earlier position, first the earliest of those. It sorts the
+// keys' hashes (of their values: keys of equal values and other types are
+// told apart by comparing them), holding 8 bytes per key rather than a map
+// of the keys.
+func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup bool) {
+	if n < 2 {
+		return 0, 0, false
+	}
+	// Each entry is a hash with its low bits replaced by the position:
+	// equal keys sort next to each other, in the order of their positions.
+	low := uint(bits.Len(uint(n - 1)))
+	mask := uint64(1)<<low - 1
+	seed := maphash.MakeSeed()
+	hs := make([]uint64, n)
+	for i := range hs {
+		p := pair(i)
+		h := maphash.String(seed, p.pk.val) ^ bits.RotateLeft64(maphash.String(seed, p.sk.val), 32)
+		hs[i] = h&^mask | uint64(i)
+	}
+	slices.Sort(hs)
+	second = n
+	for i := 1; i < n; i++ {
+		if hs[i]&^mask != hs[i-1]&^mask {
+			continue
+		}
+		// A run of equal hashes: compare the keys (a hash collision is not
+		// a duplicate).
+		start := i - 1
+		for start > 0 && hs[start-1]&^mask == hs[i]&^mask {
+			start--
+		}
+		b := int(hs[i] & mask)
+		if b >= second {
+			continue
+		}
+		pb := pair(b)
+		for j := start; j < i; j++ {
+			if a := int(hs[j] & mask); pair(a) == pb {
+				first, second = a, b
+				break
+			}
+		}
+	}
+	return first, second, second < n
 }

@@ -56,22 +56,21 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	if err != nil {
 		return nil, err
 	}
-	index := make(map[keyPair]int, len(keys))
-	for i, k := range keys {
+	for _, k := range keys {
 		if err := e.checkKey(k); err != nil {
 			return nil, err
 		}
-		p := keyPair{pk: k.pk, sk: k.sk}
-		if j, dup := index[p]; dup {
-			return nil, &DuplicateKeyError{Key: k.String(), First: j, Second: i}
-		}
-		index[p] = i
+	}
+	if j, i, dup := firstDuplicate(len(keys), func(i int) keyPair { return keyPair{pk: keys[i].pk, sk: keys[i].sk} }); dup {
+		return nil, &DuplicateKeyError{Key: keys[i].String(), First: j, Second: i}
 	}
 	found := make([]T, len(keys))
 	have := make([]bool, len(keys))
 	var undecodable []error
+	sent := make(map[keyPair]int, min(MaxBatchGet, len(keys))) // the keys of the chunk sent, by pair
+	var ats []int
 	seq := 0
-	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk []int) ([]int, error) {
+	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
 		for i, at := range chunk {
 			ka.Keys[i] = e.keyMap(keys[at])
@@ -94,18 +93,21 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 		}
 		// Match the whole response before taking anything from it: a
 		// response refused is the chunk unprocessed, nothing else.
+		clear(sent)
+		for _, at := range chunk {
+			sent[keyPair{pk: keys[at].pk, sk: keys[at].sk}] = at
+		}
 		items := out.Responses[e.table.name]
-		ats := make([]int, len(items))
-		for i, item := range items {
-			at, ok := index[e.table.pairOf(item)]
+		ats = ats[:0]
+		for _, item := range items {
+			at, ok := sent[e.table.pairOf(item)]
 			if !ok {
 				return nil, fmt.Errorf("keyfirst: BatchGetItem returned an item that was not asked for: %v", e.keyOfItem(item))
 			}
-			ats[i] = at
+			ats = append(ats, at)
 		}
-		var unprocessed []int
 		for _, k := range out.UnprocessedKeys[e.table.name].Keys {
-			at, ok := index[e.table.pairOf(k)]
+			at, ok := sent[e.table.pairOf(k)]
 			if !ok {
 				return nil, fmt.Errorf("keyfirst: BatchGetItem returned an unprocessed key that was not sent: %v", e.keyOfItem(k))
 			}
@@ -121,12 +123,13 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 		}
 		return unprocessed, nil
 	})
-	items := make([]T, 0, len(keys))
+	items := found[:0] // the items found, moved to the front in place
 	for i := range found {
 		if have[i] {
 			items = append(items, found[i])
 		}
 	}
+	clear(found[len(items):])
 	if len(left) == 0 && err == nil && undecodable == nil {
 		return items, nil
 	}

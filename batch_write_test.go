@@ -239,6 +239,28 @@ func TestBatchWriteRefusesBadBatches(t *testing.T) {
 	}
 }
 
+// TestBatchWriteFindsTheFirstDuplicate: in a large batch with several
+// repeated keys, the one reported is the first repeat in the batch's
+// order, with the earliest request of its key.
+func TestBatchWriteFindsTheFirstDuplicate(t *testing.T) {
+	s := newShop(t, "")
+	cs := customers(3000)
+	cs[2999] = cs[5]
+	cs[2000] = cs[1500]
+	cs[2500] = cs[1500]
+	err := s.table.BatchWrite(context.Background(), noCalls{T: t}, putRequests(s, cs))
+	var de *keyfirst.DuplicateKeyError
+	if !errors.As(err, &de) || de.First != 1500 || de.Second != 2000 || de.Key != `("CUST#c1500", "CUST#c1500")` {
+		t.Fatalf("err = %v", err)
+	}
+	// A put and a delete of one key.
+	reqs := putRequests(s, customers(40))
+	reqs[39] = s.customers.DeleteRequest(mustKey(t, s.customers, Customer{ID: "c0007"}))
+	if err := s.table.BatchWrite(context.Background(), noCalls{T: t}, reqs); !errors.As(err, &de) || de.First != 7 || de.Second != 39 {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestWriteRequestAccessors(t *testing.T) {
 	s := newShop(t, "")
 	c := Customer{ID: "c1"}
@@ -247,6 +269,10 @@ func TestWriteRequestAccessors(t *testing.T) {
 	if put.IsDelete() || !del.IsDelete() || put.Value().(Customer) != c ||
 		del.Value().(keyfirst.Key[Customer]) != mustKey(t, s.customers, c) || put.Key() != del.Key() {
 		t.Fatal("accessors")
+	}
+	var zero keyfirst.WriteRequest
+	if zero.Value() != nil || zero.IsDelete() {
+		t.Fatal("the zero request")
 	}
 }
 
