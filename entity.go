@@ -161,6 +161,8 @@ type Entity[T any] struct {
 	life lifecycle
 	// unique: the unique fields (EntitySpec.Unique).
 	unique []uniqueField
+	// shapes are the compiled expressions of its updates, by shape.
+	shapes *updateShapes
 }
 
 // derivation is one derived attribute.
@@ -308,7 +310,7 @@ func (b *entityBuilder[T]) basics() error {
 	if err != nil {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
-	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version}
+	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version, shapes: &updateShapes{max: maxShapes}}
 	return nil
 }
 
