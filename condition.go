@@ -119,7 +119,7 @@ func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) (expressi
 		} else if err != nil {
 			return cond, err
 		}
-		cond = c.cb
+		cond = c.x.build(ownValue)
 	}
 	if err := checkCondition(cond); err != nil {
 		return cond, e.transactOption(op, "Condition", "a value DynamoDB would refuse or change: "+err.Error())
@@ -136,23 +136,32 @@ func (e *Entity[T]) notExists() expression.ConditionBuilder {
 }
 
 // isOwnType: an item exists and is of this entity type.
-func (e *Entity[T]) isOwnType() expression.ConditionBuilder {
-	return name(e.table.typeAttr).Equal(expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
+func (e *Entity[T]) isOwnType() expression.ConditionBuilder { return e.ownTypeCond().build(ownValue) }
+
+func (e *Entity[T]) ownTypeCond() xCond {
+	return xCond{op: condEq, attr: e.table.typeAttr, v: [2]types.AttributeValue{&types.AttributeValueMemberS{Value: e.typeName}}}
 }
 
 // isAdopted: an item exists and has no entity-type attribute, one that
 // the entity adopts when the write's key is its ([Entity.adopts]).
-func (e *Entity[T]) isAdopted() expression.ConditionBuilder {
-	return name(e.pk.attr.Name).AttributeExists().And(name(e.table.typeAttr).AttributeNotExists())
+func (e *Entity[T]) isAdopted() expression.ConditionBuilder { return e.adoptedCond().build(ownValue) }
+
+func (e *Entity[T]) adoptedCond() xCond {
+	return xCond{op: condAnd, kids: []xCond{{op: condExists, attr: e.pk.attr.Name}, {op: condNotExists, attr: e.table.typeAttr}}}
 }
 
 // isOwn: an item exists and is of this entity type, or, when the write
-// adopts, has no type.
+// adopts, has no type. Its conditions are xConds for the update's
+// expressions ([updateExpr]).
 func (e *Entity[T]) isOwn(adopt bool) expression.ConditionBuilder {
+	return e.ownCond(adopt).build(ownValue)
+}
+
+func (e *Entity[T]) ownCond(adopt bool) xCond {
 	if adopt {
-		return e.isOwnType().Or(e.isAdopted())
+		return xCond{op: condOr, kids: []xCond{e.ownTypeCond(), e.adoptedCond()}}
 	}
-	return e.isOwnType()
+	return e.ownTypeCond()
 }
 
 // absentOrOwnType: no item has the key, or the item that has it is of this

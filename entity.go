@@ -163,6 +163,8 @@ type Entity[T any] struct {
 	unique []uniqueField
 	// texts: the room for texts an item's arena starts with.
 	texts *textHint
+	// shapes are the compiled expressions of its updates, by shape.
+	shapes *updateShapes
 }
 
 // derivation is one derived attribute.
@@ -310,7 +312,8 @@ func (b *entityBuilder[T]) basics() error {
 	if err != nil {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
-	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version, texts: new(textHint)}
+	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version,
+		texts: new(textHint), shapes: &updateShapes{max: maxShapes}}
 	return nil
 }
 

@@ -266,10 +266,10 @@ func (p *partialPlan[T]) storeExpiry() error {
 	case err != nil:
 		return err
 	case av == nil:
-		p.ub = p.ub.Remove(name(a.source.attr))
+		p.act(actRemove, a.source.attr, nil)
 	default:
 		p.size += itemsize.Size(a.source.attr, av)
-		p.ub = p.ub.Set(name(a.source.attr), expression.Value(av))
+		p.act(actSet, a.source.attr, av)
 	}
 	return nil
 }

@@ -65,14 +65,19 @@ func isOperatorSep(c byte) bool {
 // (an update of 382 SET actions passes on DynamoDB Local): only their
 // length can exceed a limit.
 func (e *Entity[T]) checkExpressions(op string, x built) error {
+	return e.checkExpressionTexts(op, x.Update(), x.Condition())
+}
+
+// checkExpressionTexts is [Entity.checkExpressions] of the update
+// expression u and the condition c (nil: none).
+func (e *Entity[T]) checkExpressionTexts(op string, u, c *string) error {
 	fail := func(detail string) error {
 		return &ItemError{Entity: e.typeName, Problem: ItemExpression, Detail: detail}
 	}
-	if u := x.Update(); u != nil && len(*u) > maxExpressionBytes {
+	if u != nil && len(*u) > maxExpressionBytes {
 		return fail(fmt.Sprintf("the update expression is %d bytes, DynamoDB allows %d: the item has too many attributes for one UpdateItem; write it with Put",
 			len(*u), maxExpressionBytes))
 	}
-	c := x.Condition()
 	if c == nil {
 		return nil
 	}

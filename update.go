@@ -218,10 +218,10 @@ func (e *Entity[T]) updateAction(w partialWrite, key Key[T]) *types.Update {
 	return &types.Update{
 		TableName:                           aws.String(e.table.name),
 		Key:                                 e.keyMap(key),
-		UpdateExpression:                    w.x.Update(),
-		ConditionExpression:                 w.x.Condition(),
-		ExpressionAttributeNames:            w.x.Names(),
-		ExpressionAttributeValues:           w.x.Values(),
+		UpdateExpression:                    w.x.update,
+		ConditionExpression:                 w.x.cond,
+		ExpressionAttributeNames:            w.x.names,
+		ExpressionAttributeValues:           w.x.values,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
 }

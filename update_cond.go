@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/avequal"
@@ -174,10 +173,11 @@ func (c Cond) conjuncts() []Cond {
 	return []Cond{c}
 }
 
-// compiledCond is a Cond of an entity: its condition expression, and how
-// to evaluate it on a stored item, to say which part failed.
+// compiledCond is a Cond of an entity: its condition ([xCond], the
+// expression's form), and how to evaluate it on a stored item, to say
+// which part failed.
 type compiledCond struct {
-	cb   expression.ConditionBuilder
+	x    xCond
 	eval func(item map[string]types.AttributeValue) bool
 }
 
@@ -187,20 +187,16 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 	switch n.op {
 	case condAnd, condOr:
 		kids := make([]compiledCond, len(n.kids))
-		cbs := make([]expression.ConditionBuilder, len(n.kids))
+		xs := make([]xCond, len(n.kids))
 		for i, k := range n.kids {
 			var err error
 			if kids[i], err = e.compileCond(k); err != nil {
 				return compiledCond{}, err
 			}
-			cbs[i] = kids[i].cb
+			xs[i] = kids[i].x
 		}
 		and := n.op == condAnd
-		cb := expression.Or(cbs[0], cbs[1], cbs[2:]...)
-		if and {
-			cb = expression.And(cbs[0], cbs[1], cbs[2:]...)
-		}
-		return compiledCond{cb: cb, eval: func(item map[string]types.AttributeValue) bool {
+		return compiledCond{x: xCond{op: n.op, kids: xs}, eval: func(item map[string]types.AttributeValue) bool {
 			for _, k := range kids {
 				if k.eval(item) != and {
 					return !and
@@ -213,19 +209,18 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 		if err != nil {
 			return k, err
 		}
-		return compiledCond{cb: expression.Not(k.cb), eval: func(item map[string]types.AttributeValue) bool { return !k.eval(item) }}, nil
+		return compiledCond{x: xCond{op: condNot, kids: []xCond{k.x}}, eval: func(item map[string]types.AttributeValue) bool { return !k.eval(item) }}, nil
 	}
 	f, err := e.updateField(n.field, "condition")
 	if err != nil {
 		return compiledCond{}, err
 	}
-	nb := name(f.Name)
 	attr := f.Name
 	switch n.op {
 	case condExists:
-		return compiledCond{cb: nb.AttributeExists(), eval: func(item map[string]types.AttributeValue) bool { return item[attr] != nil }}, nil
+		return compiledCond{x: xCond{op: condExists, attr: attr}, eval: func(item map[string]types.AttributeValue) bool { return item[attr] != nil }}, nil
 	case condNotExists:
-		return compiledCond{cb: nb.AttributeNotExists(), eval: func(item map[string]types.AttributeValue) bool { return item[attr] == nil }}, nil
+		return compiledCond{x: xCond{op: condNotExists, attr: attr}, eval: func(item map[string]types.AttributeValue) bool { return item[attr] == nil }}, nil
 	}
 	vals := make([]types.AttributeValue, len(n.values))
 	for i, v := range n.values {
@@ -240,9 +235,9 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 		vals[i] = av
 	}
 	if n.op == condEq || n.op == condNe {
-		cb := nb.AttributeNotExists()
+		x := xCond{op: condNotExists, attr: attr}
 		if vals[0] != nil {
-			cb = nb.Equal(expression.Value(vals[0]))
+			x = xCond{op: condEq, attr: attr, v: [2]types.AttributeValue{vals[0]}}
 		}
 		eval := func(item map[string]types.AttributeValue) bool {
 			if vals[0] == nil {
@@ -251,9 +246,9 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 			return item[attr] != nil && avequal.Equal(item[attr], vals[0])
 		}
 		if n.op == condNe {
-			return compiledCond{cb: expression.Not(cb), eval: func(item map[string]types.AttributeValue) bool { return !eval(item) }}, nil
+			return compiledCond{x: xCond{op: condNot, kids: []xCond{x}}, eval: func(item map[string]types.AttributeValue) bool { return !eval(item) }}, nil
 		}
-		return compiledCond{cb: cb, eval: eval}, nil
+		return compiledCond{x: x, eval: eval}, nil
 	}
 	if err := e.ordered(f, Cond{n}); err != nil {
 		return compiledCond{}, err
@@ -265,10 +260,11 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 		}
 		return avequal.Compare(have, vals[i]), true
 	}
-	v0 := expression.Value(vals[0])
+	x := xCond{op: n.op, attr: attr, v: [2]types.AttributeValue{vals[0]}}
 	switch n.op {
 	case condBetween:
-		return compiledCond{cb: nb.Between(v0, expression.Value(vals[1])), eval: func(item map[string]types.AttributeValue) bool {
+		x.v[1] = vals[1]
+		return compiledCond{x: x, eval: func(item map[string]types.AttributeValue) bool {
 			lo, ok1 := cmp(item, 0)
 			hi, ok2 := cmp(item, 1)
 			return ok1 && ok2 && lo >= 0 && hi <= 0
@@ -278,24 +274,13 @@ func (e *Entity[T]) compileCond(c Cond) (compiledCond, error) {
 		if !ok {
 			return compiledCond{}, e.updateError("", f.GoName, UpdateCondition, fmt.Sprintf("%s: the field is not stored as a string", Cond{n}), nil)
 		}
-		return compiledCond{cb: nb.BeginsWith(prefix.Value), eval: func(item map[string]types.AttributeValue) bool {
+		return compiledCond{x: x, eval: func(item map[string]types.AttributeValue) bool {
 			s, ok := item[attr].(*types.AttributeValueMemberS)
 			return ok && strings.HasPrefix(s.Value, prefix.Value)
 		}}, nil
 	}
-	var cb expression.ConditionBuilder
-	switch n.op {
-	case condLt:
-		cb = nb.LessThan(v0)
-	case condLe:
-		cb = nb.LessThanEqual(v0)
-	case condGt:
-		cb = nb.GreaterThan(v0)
-	default:
-		cb = nb.GreaterThanEqual(v0)
-	}
 	op := n.op
-	return compiledCond{cb: cb, eval: func(item map[string]types.AttributeValue) bool {
+	return compiledCond{x: x, eval: func(item map[string]types.AttributeValue) bool {
 		c, ok := cmp(item, 0)
 		return ok && orderHolds(op, c)
 	}}, nil

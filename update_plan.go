@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/avequal"
@@ -20,7 +19,7 @@ import (
 // partialWrite is a planned partial update: its expressions, the size of
 // what it writes, and how to explain a failed condition.
 type partialWrite struct {
-	x       built
+	x       requestExpressions
 	size    int
 	explain func(stored map[string]types.AttributeValue) *ConditionError
 }
@@ -37,18 +36,19 @@ type namedCond struct {
 
 // partialPlan accumulates the actions of an update as it is planned.
 type partialPlan[T any] struct {
-	e      *Entity[T]
-	ub     expression.UpdateBuilder
-	conds  []namedCond
-	size   int
-	values reflect.Value // a T holding the values the Sets and Removes store
+	e       *Entity[T]
+	actions []xAction // the update expression's, in order
+	conds   []namedCond
+	size    int
+	values  reflect.Value // a T holding the values the Sets and Removes store
 	// known are the Go names of the fields whose value the update stores
 	// (Set, Remove) or the key holds; changed those of every field the
 	// update changes; left the indexes it takes the item out of.
 	known, changed, left nameSet
-	// names are the first backing arrays of known and changed, allocated
-	// with the plan.
+	// names and acts are the first backing arrays of known and changed,
+	// and of actions, allocated with the plan.
 	names  [2][8]string
+	acts   [8]xAction
 	fields []codec.Field // the fields Set or Removed, written after the key analysis
 }
 
@@ -76,7 +76,7 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		return partialWrite{}, e.updateRefused
 	}
 	p := &partialPlan[T]{e: e, values: reflect.New(reflect.TypeFor[T]()).Elem()}
-	p.known, p.changed = p.names[0][:0], p.names[1][:0]
+	p.known, p.changed, p.actions = p.names[0][:0], p.names[1][:0], p.acts[:0]
 	if e.fillKey != nil {
 		// The fields the table's key holds are known from key.
 		stored := []types.AttributeValue{key.pk.value()}
@@ -113,19 +113,19 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 	}
 	if adopt {
 		// An adopted item gets its type, as by every whole write.
-		p.ub = p.ub.Set(name(e.table.typeAttr), expression.Value(&types.AttributeValueMemberS{Value: e.typeName}))
+		p.act(actSet, e.table.typeAttr, &types.AttributeValueMemberS{Value: e.typeName})
 	}
 	if e.version != "" {
-		p.ub = p.ub.Add(name(e.version), expression.Value(&types.AttributeValueMemberN{Value: "1"}))
+		p.act(actAdd, e.version, &types.AttributeValueMemberN{Value: "1"})
 		limit := &types.AttributeValueMemberN{Value: strconv.FormatInt(e.versionMax, 10)}
 		attr := e.version
-		below := name(attr).LessThan(expression.Value(limit))
+		below := xCond{op: condLt, attr: attr, v: [2]types.AttributeValue{limit}}
 		if adopt {
 			// An adopted item without a version is at version 0.
-			below = below.Or(name(attr).AttributeNotExists())
+			below = xCond{op: condOr, kids: []xCond{below, {op: condNotExists, attr: attr}}}
 		}
 		p.conds = append(p.conds, namedCond{text: func() string { return fmt.Sprintf("%s < %s (the version field's limit)", attr, limit.Value) }, c: compiledCond{
-			cb: below,
+			x: below,
 			eval: func(item map[string]types.AttributeValue) bool {
 				return adopt && item[attr] == nil || avequal.Compare(item[attr], limit) < 0
 			},
@@ -144,19 +144,17 @@ func (e *Entity[T]) planPartial(key Key[T], u Update) (partialWrite, error) {
 		}
 		p.conds = append(p.conds, nc)
 	}
-	cond := e.isOwn(adopt)
+	var condBuf [8]xCond
+	x := updateExpr{actions: p.actions, conds: append(condBuf[:0], e.ownCond(adopt))}
 	for _, c := range p.conds {
-		cond = cond.And(c.c.cb)
+		x.conds = append(x.conds, c.c.x)
 	}
-	x, err := e.build(expression.NewBuilder().WithUpdate(p.ub).WithCondition(cond))
+	rx, err := e.updateExpressions("Update", &x)
 	if err != nil {
 		return partialWrite{}, err
 	}
-	if err := e.checkExpressions("Update", x); err != nil {
-		return partialWrite{}, err
-	}
 	conds := p.conds
-	return partialWrite{x: x, size: p.size, explain: func(stored map[string]types.AttributeValue) *ConditionError {
+	return partialWrite{x: rx, size: p.size, explain: func(stored map[string]types.AttributeValue) *ConditionError {
 		return e.explainUpdate(stored, conds, adopt)
 	}}, nil
 }
@@ -229,7 +227,6 @@ func (p *partialPlan[T]) change(c change) error {
 		return e.updateError("", f.GoName, UpdateLifecycleField, "keyfirst sets the created time at the item's first write and the updated time at every write; "+
 			"no update changes them", nil)
 	}
-	n := name(f.Name)
 	switch c.kind {
 	case changeSet, changeRemove:
 		x := reflect.Zero(f.Type)
@@ -263,8 +260,7 @@ func (p *partialPlan[T]) change(c change) error {
 		if len(l.Value) == 0 {
 			return e.updateError("", f.GoName, UpdateEmptyValue, "Append of no element", nil)
 		}
-		empty := expression.Value(&types.AttributeValueMemberL{Value: []types.AttributeValue{}})
-		p.ub = p.ub.Set(n, expression.ListAppend(expression.IfNotExists(n, empty), expression.Value(av)))
+		p.act(actAppend, f.Name, av)
 	default:
 		switch av.(type) {
 		case *types.AttributeValueMemberSS, *types.AttributeValueMemberNS, *types.AttributeValueMemberBS:
@@ -273,12 +269,18 @@ func (p *partialPlan[T]) change(c change) error {
 				f.GoName, f.Type, avTypeName(av)), nil)
 		}
 		if c.kind == changeAddToSet {
-			p.ub = p.ub.Add(n, expression.Value(av))
+			p.act(actAdd, f.Name, av)
 		} else {
-			p.ub = p.ub.Delete(n, expression.Value(av))
+			p.act(actDelete, f.Name, av)
 		}
 	}
 	return nil
+}
+
+// act adds an action of kind k on attribute attr, of value v, to the
+// update expression.
+func (p *partialPlan[T]) act(k actionKind, attr string, v types.AttributeValue) {
+	p.actions = append(p.actions, xAction{kind: k, attr: attr, v: v})
 }
 
 // store plans the Set of field f to x (its zero value for a Remove),
@@ -315,7 +317,7 @@ func (p *partialPlan[T]) add(f codec.Field, n any) error {
 		return e.valueError(err.(*itemsize.InvalidError))
 	}
 	p.size += itemsize.Size(f.Name, av)
-	p.ub = p.ub.Add(name(f.Name), expression.Value(av))
+	p.act(actAdd, f.Name, av)
 	if !integer || delta.Sign() == 0 {
 		return nil
 	}
@@ -329,17 +331,17 @@ func (p *partialPlan[T]) add(f codec.Field, n any) error {
 		return e.updateError("", f.GoName, UpdateValueType, fmt.Sprintf("Add of %s to field %s (%s) overflows it whatever its value", text, f.GoName, f.Type), nil)
 	}
 	lim := &types.AttributeValueMemberN{Value: limit}
-	nb, attr := name(f.Name), f.Name
-	cmp := nb.LessThanEqual(expression.Value(lim))
+	attr := f.Name
+	cmp := xCond{op: condLe, attr: attr, v: [2]types.AttributeValue{lim}}
 	if !up {
-		cmp = nb.GreaterThanEqual(expression.Value(lim))
+		cmp.op = condGe
 	}
 	goName := f.GoName
 	describe := func() string {
 		return fmt.Sprintf("%s %s %s (so that the Add fits its %s field)", goName, sym, lim.Value, t)
 	}
 	p.conds = append(p.conds, namedCond{text: describe, c: compiledCond{
-		cb: nb.AttributeNotExists().Or(cmp),
+		x: xCond{op: condOr, kids: []xCond{{op: condNotExists, attr: attr}, cmp}},
 		eval: func(item map[string]types.AttributeValue) bool {
 			have := item[attr]
 			if have == nil {
@@ -399,7 +401,7 @@ func (p *partialPlan[T]) keys() error {
 		if len(plan.remove) > 0 {
 			p.left.add(g.index)
 			for _, a := range plan.remove {
-				p.ub = p.ub.Remove(name(a))
+				p.act(actRemove, a, nil)
 			}
 			continue
 		}
@@ -415,7 +417,7 @@ func (p *partialPlan[T]) keys() error {
 		for _, d := range g.derived {
 			av := plan.item[d.attr.Name]
 			p.size += itemsize.Size(d.attr.Name, av)
-			p.ub = p.ub.Set(name(d.attr.Name), expression.Value(av))
+			p.act(actSet, d.attr.Name, av)
 		}
 	}
 	return nil
@@ -478,9 +480,9 @@ func (p *partialPlan[T]) storeFields() error {
 		}
 		if present {
 			p.size += itemsize.Size(attr, av)
-			p.ub = p.ub.Set(name(attr), expression.Value(av))
+			p.act(actSet, attr, av)
 		} else {
-			p.ub = p.ub.Remove(name(attr))
+			p.act(actRemove, attr, nil)
 		}
 	}
 	return nil
