@@ -56,8 +56,12 @@ type side struct {
 	def keys.DefID
 	// per describes each attribute's value.
 	per []attrValue
-	// tuple: V is a keys tuple (keys.T2 ...) whose fields are segs.
-	tuple bool
+	// tuple: V is a keys tuple (keys.T2 ...) whose fields are segs;
+	// copies copies them from and to an item's fields without reflect,
+	// when copied is set ([tupleCopies]).
+	tuple  bool
+	copies []segCopy
+	copied bool
 	// konst is the value of a [Const] side (constant true): the one
 	// value every item stores.
 	konst    string
@@ -148,6 +152,7 @@ func defSide[V any](def keys.Def[V], native bool, attrs ...string) *side {
 		s.def = def.ID()
 		s.segs = def.Segments()
 		s.tuple = len(s.segs) > 1
+		s.setCopies(tupleCopies[V](s.segs))
 	}
 	all := make([]int, len(s.segs))
 	for i := range all {
@@ -354,6 +359,7 @@ var asIs = []attrValue{{of: 1, segs: []int{0}}}
 // whole); use [Native] for keys conditions over all of them.
 func Tuple2[A, B any](a Side[A], b Side[B]) Side[keys.T2[A, B]] {
 	s := tuple(a.s, b.s)
+	s.setCopies(tupleCopies[keys.T2[A, B]](s.segs))
 	return Side[keys.T2[A, B]]{s: s, enc: func(v keys.T2[A, B], sl *codec.Slab, out []types.AttributeValue) error {
 		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]))
 	}}
@@ -362,6 +368,7 @@ func Tuple2[A, B any](a Side[A], b Side[B]) Side[keys.T2[A, B]] {
 // Tuple3 is [Tuple2] of three sides.
 func Tuple3[A, B, C any](a Side[A], b Side[B], c Side[C]) Side[keys.T3[A, B, C]] {
 	s := tuple(a.s, b.s, c.s)
+	s.setCopies(tupleCopies[keys.T3[A, B, C]](s.segs))
 	return Side[keys.T3[A, B, C]]{s: s, enc: func(v keys.T3[A, B, C], sl *codec.Slab, out []types.AttributeValue) error {
 		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]), c.enc(v.V3, sl, out[2:3]))
 	}}
@@ -370,6 +377,7 @@ func Tuple3[A, B, C any](a Side[A], b Side[B], c Side[C]) Side[keys.T3[A, B, C]]
 // Tuple4 is [Tuple2] of four sides.
 func Tuple4[A, B, C, D any](a Side[A], b Side[B], c Side[C], d Side[D]) Side[keys.T4[A, B, C, D]] {
 	s := tuple(a.s, b.s, c.s, d.s)
+	s.setCopies(tupleCopies[keys.T4[A, B, C, D]](s.segs))
 	return Side[keys.T4[A, B, C, D]]{s: s, enc: func(v keys.T4[A, B, C, D], sl *codec.Slab, out []types.AttributeValue) error {
 		return errors.Join(a.enc(v.V1, sl, out[0:1]), b.enc(v.V2, sl, out[1:2]), c.enc(v.V3, sl, out[2:3]), d.enc(v.V4, sl, out[3:4]))
 	}}
@@ -422,6 +430,11 @@ func (s *side) describe() {
 	s.desc = strings.Join(names, ", ") + " = " + what
 }
 
+// setCopies records the typed copies of a tuple's segments.
+func (s *side) setCopies(cs []segCopy) {
+	s.copies, s.copied = cs, typed(cs)
+}
+
 // read builds V from the fields of an item at base, at offsets offs (one
 // per segment), whose types were checked against segs by fieldFits.
 func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
@@ -432,6 +445,19 @@ func (s Side[V]) read(base unsafe.Pointer, offs []uintptr) V {
 	if !s.s.tuple {
 		return *(*V)(unsafe.Add(base, offs[0]))
 	}
+	if !s.s.copied {
+		return s.readReflect(base, offs)
+	}
+	var v V
+	for i, c := range s.s.copies {
+		c.copyTo(unsafe.Add(unsafe.Pointer(&v), c.off), unsafe.Add(base, offs[i]))
+	}
+	return v
+}
+
+// readReflect is read of a tuple with a segment of a type segCopy does not
+// copy.
+func (s Side[V]) readReflect(base unsafe.Pointer, offs []uintptr) V {
 	var v V
 	rv := reflect.ValueOf(&v).Elem()
 	for i, t := range s.s.segs {
@@ -450,6 +476,18 @@ func (s Side[V]) write(base unsafe.Pointer, offs []uintptr, v V) {
 		*(*V)(unsafe.Add(base, offs[0])) = v
 		return
 	}
+	if s.s.copied {
+		for i, c := range s.s.copies {
+			c.copyTo(unsafe.Add(base, offs[i]), unsafe.Add(unsafe.Pointer(&v), c.off))
+		}
+		return
+	}
+	s.writeReflect(base, offs, v)
+}
+
+// writeReflect is write of a tuple with a segment of a type segCopy does
+// not copy.
+func (s Side[V]) writeReflect(base unsafe.Pointer, offs []uintptr, v V) {
 	rv := reflect.ValueOf(&v).Elem()
 	for i, t := range s.s.segs {
 		reflect.NewAt(t, unsafe.Add(base, offs[i])).Elem().Set(rv.Field(i))

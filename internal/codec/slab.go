@@ -21,6 +21,7 @@ type Slab struct {
 	// memory layout (a string), checked at init.
 	vals []types.AttributeValueMemberS
 	buf  []byte
+	used int // the bytes of text handed out, in buf or not
 }
 
 // sameLayout reports whether an AttributeValueMemberN can be handed out
@@ -45,6 +46,7 @@ var sameLayout = func() bool {
 func (sl *Slab) Reset(values, bytes int) {
 	sl.vals = make([]types.AttributeValueMemberS, values)
 	sl.buf = make([]byte, 0, bytes)
+	sl.used = 0
 }
 
 // Str hands out a string value holding v.
@@ -85,11 +87,17 @@ func (sl *Slab) Text(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if sl != nil && len(sl.buf)+len(b) <= cap(sl.buf) && unsafe.SliceData(b) == unsafe.SliceData(sl.buf[len(sl.buf):cap(sl.buf)]) {
+	if sl == nil {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	sl.used += len(b)
+	if len(sl.buf)+len(b) <= cap(sl.buf) && unsafe.SliceData(b) == unsafe.SliceData(sl.buf[len(sl.buf):cap(sl.buf)]) {
 		sl.buf = sl.buf[:len(sl.buf)+len(b)]
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// Used returns the bytes of text handed out since the last Reset.
-func (sl *Slab) Used() int { return len(sl.buf) }
+// Used returns the bytes of text handed out since the last Reset, those
+// that did not fit in its room included: the room the next item of the
+// kind needs.
+func (sl *Slab) Used() int { return sl.used }
