@@ -30,10 +30,10 @@ func (q Query[T]) All(ctx context.Context, client keyfirst.QueryAPI, optFns ...f
 	return q.all(ctx, client, optFns, nil)
 }
 
-// all is [Query.All]; grow, when set, is told the number of items of each
-// response before they are yielded, so that a collector grows its slice
-// once per response.
-func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []func(*keyfirst.Options), grow func(n int)) iter.Seq2[T, error] {
+// all is [Query.All]; with c set, the items are appended to c instead
+// of yielded (only the error is), c's slice grown once per response, by
+// the response's items: Collect's loop, without a call per item.
+func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []func(*keyfirst.Options), c *collector[T]) iter.Seq2[T, error] {
 	build := func() (*plan, error) { return q.plan(optFns) }
 	return singleUse(build, client == nil, func(p *plan, yield func(T, error) bool) {
 		var zero T
@@ -58,9 +58,10 @@ func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []fu
 		pr, err := pages(ctx, p.queryFetch(client), p.start, p.limit, false,
 			func(items []item, cc *types.ConsumedCapacity) (int, int, bool) {
 				addCapacity(cc, p.opts.Capacity)
-				if grow != nil {
-					grow(len(items))
-				}
+				// Collecting, out is c's slice until the response is
+				// decoded, and the cursor moves when pages returns: no
+				// loop body of the caller's runs in between.
+				out := c.grown(len(items))
 				returned := 0
 				for i, it := range items {
 					if p.expired != nil && p.expired(it) {
@@ -70,15 +71,21 @@ func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []fu
 					v, err := q.decodeItem(it, p.decoding)
 					if err != nil {
 						itemErr = p.decodeError("Query", it, err, true)
+						c.keep(out)
 						return i, returned, true
 					}
 					returned++
+					if c != nil {
+						out = append(out, v)
+						continue
+					}
 					if !yield(v, nil) {
 						stopped = true
 						return i + 1, returned, true
 					}
 					pr.resume = it
 				}
+				c.keep(out)
 				return len(items), returned, false
 			})
 		if err == nil {
@@ -121,32 +128,43 @@ func singleUse[T any, P interface{ checkClient(bool) error }](plan func() (P, er
 // response's items.
 func (q Query[T]) Collect(ctx context.Context, client keyfirst.QueryAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
 	var c collector[T]
-	return c.collect(q.all(ctx, client, optFns, c.grow))
+	return c.collect(q.all(ctx, client, optFns, &c))
 }
 
-// collector gathers a sequence whose producer tells it, with grow, how
-// many items are coming.
+// collector gathers the items of a read whose loop appends them itself
+// (the read's all with the collector set), so that it yields errors only.
 type collector[T any] struct{ out []T }
 
-// grow makes room for n more items: exactly n for the first response.
-func (c *collector[T]) grow(n int) {
+// grown is c's slice with room for n more items (exactly n for the first
+// response), for the loop to append to and give back with keep; nil for
+// a nil c.
+func (c *collector[T]) grown(n int) []T {
 	switch {
+	case c == nil:
+		return nil
 	case n == 0: // no items: a read of none returns nil, as before
-		return
+		return c.out
 	case c.out == nil:
-		c.out = make([]T, 0, n)
-	default:
-		c.out = slices.Grow(c.out, n)
+		return make([]T, 0, n)
+	}
+	return slices.Grow(c.out, n)
+}
+
+// keep stores out, the slice grown returned with the items appended; it
+// does nothing for a nil c.
+func (c *collector[T]) keep(out []T) {
+	if c != nil {
+		c.out = out
 	}
 }
 
-// collect gathers seq until its first error.
+// collect runs seq, which yields only its error, and returns the items
+// gathered and that error.
 func (c *collector[T]) collect(seq iter.Seq2[T, error]) ([]T, error) {
-	for v, err := range seq {
+	for _, err := range seq {
 		if err != nil {
 			return c.out, err
 		}
-		c.out = append(c.out, v)
 	}
 	return c.out, nil
 }

@@ -353,9 +353,36 @@ func ordersOf(n int) []Order {
 	return out
 }
 
+// collectQuery is BenchmarkCollect's query: every item of the condition,
+// no Limit.
+func collectQuery(s shop, cond keys.Cond) query.Query[Order] {
+	return query.On(s.orders, byStatusDate, "c1").Sort(cond)
+}
+
+// handCollect is the twin of collectQuery's Collect: the request written
+// by hand (TestCollectTwinsAgree), its items decoded by keyfirst's decoder
+// into a slice made for them.
+func handCollect(ctx context.Context, client keyfirst.QueryAPI, orders *keyfirst.Entity[Order], lo, hi string) ([]Order, error) {
+	in := handInput("shop", lo, hi)
+	in.Limit = nil
+	resp, err := client.Query(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Order, 0, len(resp.Items))
+	for _, it := range resp.Items {
+		v, err := orders.Decode(it)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 // BenchmarkCollect is a Collect of n items from one canned response,
 // beside the hand-written loop that decodes them into a slice made for
-// them.
+// them (handCollect).
 func BenchmarkCollect(b *testing.B) {
 	s := newShop(b, "shop")
 	cond := benchCond(b)
@@ -363,7 +390,7 @@ func BenchmarkCollect(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range []int{10, 1000, 10000} {
 		client := &canned{items: orderItems(b, s, ordersOf(n)...)}
-		q := query.On(s.orders, byStatusDate, "c1").Sort(cond)
+		q := collectQuery(s, cond)
 		b.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -379,19 +406,9 @@ func BenchmarkCollect(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				client.ins = client.ins[:0]
-				in := handInput("shop", lo, hi)
-				in.Limit = nil
-				resp, err := client.Query(ctx, in)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out := make([]Order, 0, len(resp.Items))
-				for _, it := range resp.Items {
-					v, err := s.orders.Decode(it)
-					if err != nil {
-						b.Fatal(err)
-					}
-					out = append(out, v)
+				out, err := handCollect(ctx, client, s.orders, lo, hi)
+				if err != nil || len(out) != n {
+					b.Fatal(len(out), err)
 				}
 				sinkOrders = out
 			}

@@ -3,6 +3,7 @@ package query_test
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/keyfirst/keyfirst/internal/wirebody"
@@ -36,6 +37,46 @@ func TestBenchmarkTwinsAgree(t *testing.T) {
 	noErr(t, err)
 	if !bytes.Equal(mine, hand) {
 		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+}
+
+// TestCollectTwinsAgree proves that BenchmarkCollect's twins do the same
+// work: the same request bytes (as TestBenchmarkTwinsAgree compares them),
+// and the same items from a response of 1,000.
+func TestCollectTwinsAgree(t *testing.T) {
+	s := newShop(t, "shop")
+	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
+	noErr(t, err)
+	lo, hi := cond.Values()
+	ctx := context.Background()
+
+	stub := &wirebody.Recorder{Keep: true}
+	client := wirebody.Client(stub)
+	if _, err := collectQuery(s, cond).Collect(ctx, client); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := handCollect(ctx, client, s.orders, lo, hi); err != nil {
+		t.Fatal(err)
+	}
+	kept := stub.Bodies()
+	if len(kept) != 2 {
+		t.Fatalf("%d requests, want 2", len(kept))
+	}
+	mine, err := wirebody.Sorted(kept[0])
+	noErr(t, err)
+	hand, err := wirebody.Sorted(kept[1])
+	noErr(t, err)
+	if !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+
+	canned := &canned{items: orderItems(t, s, ordersOf(1000)...)}
+	got, err := collectQuery(s, cond).Collect(ctx, canned)
+	noErr(t, err)
+	want, err := handCollect(ctx, canned, s.orders, lo, hi)
+	noErr(t, err)
+	if len(got) != 1000 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("keyfirst collected %d items, the twin %d, or other items", len(got), len(want))
 	}
 }
 

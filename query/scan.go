@@ -227,9 +227,9 @@ func (s Scan[T]) All(ctx context.Context, client ScanAPI, optFns ...func(*keyfir
 	return s.all(ctx, client, optFns, nil)
 }
 
-// all is [Scan.All]; grow, when set, is told the number of items of each
-// response before they are yielded (see [Query.all]).
-func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirst.Options), grow func(n int)) iter.Seq2[T, error] {
+// all is [Scan.All]; with c set, the items are appended to c instead of
+// yielded (see [Query.all]).
+func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirst.Options), c *collector[T]) iter.Seq2[T, error] {
 	build := func() (*scanPlan, error) { return s.plan(optFns) }
 	return singleUse(build, client == nil, func(p *scanPlan, yield func(T, error) bool) {
 		var zero T
@@ -277,22 +277,24 @@ func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirs
 				yield(zero, b.err)
 				return
 			}
-			if grow != nil {
-				grow(len(b.items))
-			}
+			out := c.grown(len(b.items))
 			for _, it := range b.items {
 				if p.expired != nil && p.expired(it) {
 					continue
 				}
 				v, err := s.src.decodeItem(it, p.decoding)
 				if err != nil {
+					c.keep(out)
 					yield(zero, p.decodeError("Scan", it, err, false))
 					return
 				}
-				if !yield(v, nil) {
+				if c != nil {
+					out = append(out, v)
+				} else if !yield(v, nil) {
 					return
 				}
 			}
+			c.keep(out)
 		}
 	})
 }
@@ -302,5 +304,5 @@ func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirs
 // per response, by the response's items.
 func (s Scan[T]) Collect(ctx context.Context, client ScanAPI, optFns ...func(*keyfirst.Options)) ([]T, error) {
 	var c collector[T]
-	return c.collect(s.all(ctx, client, optFns, c.grow))
+	return c.collect(s.all(ctx, client, optFns, &c))
 }
