@@ -191,8 +191,11 @@ func sendObserved[Out any](ctx context.Context, t *Table, r Request, send func(c
 // errorCode is DynamoDB's code of err ([smithy.APIError]), found through
 // the errors it wraps; empty when it has none.
 func errorCode(err error) string {
+	if err == nil {
+		return "" // before ae, which errors.As moves to the heap
+	}
 	var ae smithy.APIError
-	if err != nil && errors.As(err, &ae) {
+	if errors.As(err, &ae) {
 		return ae.ErrorCode()
 	}
 	return ""

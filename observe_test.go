@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -228,5 +229,19 @@ func TestSendUnobservedAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("Send without Observer allocates %v times a call", allocs)
+	}
+	op := "Get"
+	allocs = testing.AllocsPerRun(100, func() {
+		_, _ = keyfirst.SendExplained(ctx, table, keyfirst.Request{Call: op, Entity: "ORDER", Seq: 1, Input: in},
+			func(context.Context) (*dynamodb.GetItemOutput, error) { return out, nil },
+			func(out *dynamodb.GetItemOutput, err error) error {
+				if err != nil || len(out.Item) > 0 {
+					return fmt.Errorf("%s: %w", op, err)
+				}
+				return nil
+			})
+	})
+	if allocs != 0 {
+		t.Errorf("SendExplained without Observer allocates %v times a call", allocs)
 	}
 }
