@@ -27,17 +27,7 @@ func TestBenchmarkTwinsAgree(t *testing.T) {
 	if _, err := client.Query(ctx, handInput("shop", lo, hi)); err != nil {
 		t.Fatal(err)
 	}
-	kept := stub.Bodies()
-	if len(kept) != 2 {
-		t.Fatalf("%d requests, want 2", len(kept))
-	}
-	mine, err := wirebody.Sorted(kept[0])
-	noErr(t, err)
-	hand, err := wirebody.Sorted(kept[1])
-	noErr(t, err)
-	if !bytes.Equal(mine, hand) {
-		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
-	}
+	sentTheSame(t, stub)
 }
 
 // TestCollectTwinsAgree proves that BenchmarkCollect's twins do the same
@@ -58,17 +48,7 @@ func TestCollectTwinsAgree(t *testing.T) {
 	if _, err := handCollect(ctx, client, s.orders, lo, hi); err != nil {
 		t.Fatal(err)
 	}
-	kept := stub.Bodies()
-	if len(kept) != 2 {
-		t.Fatalf("%d requests, want 2", len(kept))
-	}
-	mine, err := wirebody.Sorted(kept[0])
-	noErr(t, err)
-	hand, err := wirebody.Sorted(kept[1])
-	noErr(t, err)
-	if !bytes.Equal(mine, hand) {
-		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
-	}
+	sentTheSame(t, stub)
 
 	canned := &canned{items: orderItems(t, s, ordersOf(1000)...)}
 	got, err := collectQuery(s, cond).Collect(ctx, canned)
@@ -92,5 +72,22 @@ func TestCollectGrowsOncePerResponse(t *testing.T) {
 	noErr(t, err)
 	if len(out) != 1000 || cap(out) != 1000 {
 		t.Fatalf("%d items in a slice of capacity %d, want 1000 in 1000", len(out), cap(out))
+	}
+}
+
+// sentTheSame fails t unless stub kept exactly two requests, keyfirst's
+// and then its hand-written twin's, with the same bytes once sorted.
+func sentTheSame(t *testing.T, stub *wirebody.Recorder) {
+	t.Helper()
+	kept := stub.Bodies()
+	if len(kept) != 2 {
+		t.Fatalf("%d requests, want 2", len(kept))
+	}
+	mine, err := wirebody.Sorted(kept[0])
+	noErr(t, err)
+	hand, err := wirebody.Sorted(kept[1])
+	noErr(t, err)
+	if !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
 	}
 }

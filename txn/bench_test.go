@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -27,8 +28,11 @@ import (
 
 // benchToken is the client request token of both twins: with a token of
 // its own keyfirst sends the canonical body, and the hand-written
-// request carries the same token.
-const benchToken = "bench-token"
+// request carries the same token. It is this process's own: DynamoDB
+// (Local too) refuses a token reused within 10 minutes for a transaction
+// of other content, such as another run's on a shared Local, whose table
+// is named otherwise.
+var benchToken = "bench-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 
 // benchOrders are the 10 orders of a 10-action transaction, open: each
 // write derives the primary key, the sparse index's key and the sharded
