@@ -17,12 +17,12 @@ import (
 // items where keyfirst asks for 13. Not parallel, so that goleak sees only
 // the readers' goroutines.
 func TestFanoutTwinsAgree(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
-		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
-		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
 	for _, shards := range []int{10, 30} {
 		t.Run(fmt.Sprintf("%d shards", shards), func(t *testing.T) {
-			f := newFanFixture(t, shards)
+			f := newFanFixture(t, shards) // DynamoDB Local started before goleak's snapshot
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
+				goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
+				goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
 			rec := newRecorder(f.m.client.Options().HTTPClient)
 			c := withHTTP(f.m.client, rec)
 			sent := map[string][]string{}

@@ -22,10 +22,10 @@ import (
 // not retried; a context that ends during the delay ends the request at
 // once. Not parallel, so that goleak sees only the replayer's goroutines.
 func TestReplayer(t *testing.T) {
+	m, ctx := localMerge(t) // DynamoDB Local started before goleak's snapshot
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent(),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).readLoop"),
 		goleak.IgnoreAnyFunction("net/http.(*persistConn).writeLoop"))
-	m, ctx := localMerge(t)
 	m.load(t, ctx, fanItems(200, 10))
 	rec := newRecorder(m.client.Options().HTTPClient)
 	r := shard.Query(m.items, spreadShards).Desc().Limit(20)

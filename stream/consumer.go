@@ -322,9 +322,8 @@ func (c *Consumer) drain(ctx context.Context, shard string, batch func(context.C
 			}, func(_ *dynamodbstreams.GetRecordsOutput, err error) error {
 				return wrap(err, "stream: get records of shard", shard)
 			})
-		var expired *streams.ExpiredIteratorException
-		if errors.As(err, &expired) && !renewed {
-			delete(c.iters, shard) // 15 minutes old: a new one from the checkpoint
+		if renewable(err) && !renewed {
+			delete(c.iters, shard) // a new one from the checkpoint
 			renewed = true
 			continue
 		}
@@ -387,6 +386,19 @@ func (c *Consumer) iterator(ctx context.Context, shard string) (string, error) {
 	}
 	c.iters[shard] = aws.ToString(out.ShardIterator)
 	return c.iters[shard], nil
+}
+
+// renewable reports whether err, of a GetRecords, is cured by a new
+// iterator from the checkpoint, asked once: an iterator 15 minutes old
+// (ExpiredIteratorException), or one that DynamoDB Local says points past
+// the oldest record of a shard it took before the table's first write
+// (TrimmedDataAccessException, aws/aws-sdk-java#2923). A shard truly
+// trimmed past the checkpoint fails again, at GetShardIterator, and that
+// error is returned: no record is skipped silently.
+func renewable(err error) bool {
+	var expired *streams.ExpiredIteratorException
+	var trimmed *streams.TrimmedDataAccessException
+	return errors.As(err, &expired) || errors.As(err, &trimmed)
 }
 
 // wrap is the explain step of a stream request: its error (nil: nil),

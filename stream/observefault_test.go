@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -51,5 +52,45 @@ func TestConsumerObservedWithItsFailedRead(t *testing.T) {
 				t.Errorf("the failed request: %s %s, want %s; observed %q", f.Request.Operation, f.Request.Call, op, observetest.Calls(seen))
 			}
 		})
+	}
+}
+
+// A GetRecords that fails with TrimmedDataAccessException, as DynamoDB
+// Local's does now and then on an iterator taken before the table's first
+// write (aws/aws-sdk-java#2923; TestEveryWritePath failed on it in CI),
+// is sent again once with a new iterator from the checkpoint: the record
+// is handled and Run goes on. Before, Run ended with the error.
+func TestConsumerRenewsATrimmedIterator(t *testing.T) {
+	l := newLocal(t)
+	if _, err := l.orders.Put(t.Context(), l.db, openOrder); err != nil {
+		t.Fatal(err)
+	}
+	var fault *faulthttp.Client
+	streams := dynamodbstreams.New(l.streams.Options(), func(o *dynamodbstreams.Options) {
+		fault = faulthttp.New(o.HTTPClient, "DynamoDBStreams_20120810.GetRecords", "TrimmedDataAccessException")
+		o.HTTPClient = fault
+	})
+	c, err := stream.NewConsumer(t.Context(), l.db, streams, l.table, func(o *stream.Options) { o.Poll = time.Hour })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	handled := make(chan int, 1)
+	done := make(chan error, 1)
+	go func() {
+		n := 0
+		done <- c.Run(ctx, func(_ context.Context, rs []stream.Record) error { n += len(rs); return nil })
+		handled <- n
+	}()
+	if err := c.CaughtUp(t.Context()); err != nil {
+		t.Fatalf("CaughtUp after a trimmed iterator: %v", err)
+	}
+	cancel()
+	if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := <-handled; n != 1 || fault.Failed() != 1 {
+		t.Fatalf("%d records handled after %d trimmed reads, want 1 after 1", n, fault.Failed())
 	}
 }
