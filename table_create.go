@@ -106,12 +106,12 @@ func (t *Table) settled(desc *types.TableDescription) (bool, error) {
 func (t *Table) enableTTL(ctx context.Context, client UpdateTimeToLiveAPI) error {
 	in := &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(t.name),
 		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(t.ttl), Enabled: aws.Bool(true)}}
-	_, err := Send(ctx, t, Request{Call: "Table.Create", Input: in},
+	_, err := SendExplained(ctx, t, Request{Call: "Table.Create", Input: in},
 		func(ctx context.Context) (*dynamodb.UpdateTimeToLiveOutput, error) {
 			return client.UpdateTimeToLive(ctx, in)
-		})
+		}, failedAs[*dynamodb.UpdateTimeToLiveOutput]("keyfirst: UpdateTimeToLive %s on %s", t.name, t.ttl))
 	if err != nil {
-		return fmt.Errorf("keyfirst: UpdateTimeToLive %s on %s: %w", t.name, t.ttl, err)
+		return err
 	}
 	return nil
 }

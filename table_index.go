@@ -151,9 +151,10 @@ func (t *Table) AddIndex(ctx context.Context, client TableAddIndexAPI, index Pat
 			WriteCapacityUnits: aws.Int64(aws.ToInt64(tp.WriteCapacityUnits))}
 	}
 	in.GlobalSecondaryIndexUpdates = []types.GlobalSecondaryIndexUpdate{{Create: create}}
-	if _, err := Send(ctx, t, Request{Call: "Table.AddIndex", Input: in},
-		func(ctx context.Context) (*dynamodb.UpdateTableOutput, error) { return client.UpdateTable(ctx, in) }); err != nil {
-		return fmt.Errorf("keyfirst: UpdateTable %s: create index %s: %w", t.name, ix.IndexName, err)
+	if _, err := SendExplained(ctx, t, Request{Call: "Table.AddIndex", Input: in},
+		func(ctx context.Context) (*dynamodb.UpdateTableOutput, error) { return client.UpdateTable(ctx, in) },
+		failedAs[*dynamodb.UpdateTableOutput]("keyfirst: UpdateTable %s: create index %s", t.name, ix.IndexName)); err != nil {
+		return err
 	}
 	return t.awaitIndex(ctx, client, ix.IndexName)
 }

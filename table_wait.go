@@ -50,12 +50,7 @@ func describeTTL(ctx context.Context, api DescribeTimeToLiveAPI, t *Table, call 
 		func(ctx context.Context) (*dynamodb.DescribeTimeToLiveOutput, error) {
 			return api.DescribeTimeToLive(ctx, in)
 		},
-		func(_ *dynamodb.DescribeTimeToLiveOutput, err error) error {
-			if err != nil {
-				return fmt.Errorf("keyfirst: DescribeTimeToLive %s: %w", t.name, err)
-			}
-			return nil
-		})
+		failedAs[*dynamodb.DescribeTimeToLiveOutput]("keyfirst: DescribeTimeToLive %s", t.name))
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +58,19 @@ func describeTTL(ctx context.Context, api DescribeTimeToLiveAPI, t *Table, call 
 		return &types.TimeToLiveDescription{}, nil
 	}
 	return out.TimeToLiveDescription, nil
+}
+
+// failedAs is the explain step ([SendExplained]) of a control-plane
+// request whose failure is the SDK's error said to be that of the request
+// format names (with args): the error the call returns, and its observer
+// is shown.
+func failedAs[Out any](format string, args ...any) func(Out, error) error {
+	return func(_ Out, err error) error {
+		if err == nil {
+			return nil
+		}
+		return fmt.Errorf(format+": %w", append(args, err)...)
+	}
 }
 
 // waitFor describes table t for call, with backoff between requests, until done
