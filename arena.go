@@ -1,6 +1,7 @@
 package keyfirst
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -9,16 +10,24 @@ import (
 	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
-// arena is the memory of one item's plan, allocated at once rather than
-// value by value: the slab that every string and number value of the
-// item comes from, with the texts made for them (composite keys,
-// formatted numbers and times), and the results of a Func binding. An
-// item's values live as long as each other, so nothing is kept alive
-// that the item does not hold.
+// arena is the working memory of one item's plan: the slab that every
+// string and number value of the item comes from, with the texts made
+// for them (composite keys, formatted numbers and times), allocated at
+// once rather than value by value, and room for the results of a Func
+// binding. An item's values live as long as each other, so nothing is
+// kept alive that the item does not hold.
+//
+// The arena itself outlives no plan: the item holds the slab's values and
+// texts, never the arena, which goes back to arenas when its plan is
+// made (release), emptied of every reference.
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
 }
+
+// arenas are the arenas of plans in progress: a plan takes one and gives
+// it back, so that a write allocates only what its item keeps.
+var arenas = sync.Pool{New: func() any { return new(arena) }}
 
 // textHint is the room an entity's arenas start with for texts: the most
 // an item of the entity has used so far, so that after the first writes
@@ -61,7 +70,7 @@ func (h *textHint) saw(n int) {
 // included, its derived attributes', the entity type's and the
 // version's), and the entity's text hint.
 func (e *Entity[T]) newArena(v *T) *arena {
-	a := new(arena)
+	a := arenas.Get().(*arena)
 	n := e.nDerived + len(e.agree) + 4 // the primary key, the entity type, the version
 	if e.codec.Direct() {
 		n += e.codec.SlabValues(unsafe.Pointer(v))
@@ -70,4 +79,13 @@ func (e *Entity[T]) newArena(v *T) *arena {
 	}
 	a.sl.Reset(n, e.texts.get())
 	return a
+}
+
+// release records the text the plan used in the entity's hint and gives
+// a back to arenas, holding nothing of the item it made.
+func (e *Entity[T]) release(a *arena) {
+	e.texts.saw(a.sl.Used())
+	a.sl = codec.Slab{}
+	a.out = [len(a.out)]types.AttributeValue{}
+	arenas.Put(a)
 }

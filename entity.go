@@ -206,6 +206,9 @@ type indexGroup[T any] struct {
 	// out), value every input of their values, touched both: computed
 	// once for an update's key analysis (partialPlan.keys).
 	decide, value, touched []string
+	// out is the names of the derived attributes, the plan's removals of
+	// an item out of the index; a plan appends to it only past its length.
+	out []string
 }
 
 // registered is an entity as the table's registry knows it.
@@ -458,6 +461,7 @@ func (b *entityBuilder[T]) indexGroups() error {
 		ks := &b.table.indexes[i]
 		g := indexGroup[T]{index: ks.IndexName, derived: b.byIndex[ks.IndexName]}
 		for _, d := range g.derived {
+			g.out = append(g.out, d.attr.Name)
 			g.decides = g.decides || !b.sharable[d.attr.Name]
 			g.decide = append(g.decide, d.whenInputs...)
 			if d.computed {
@@ -466,6 +470,7 @@ func (b *entityBuilder[T]) indexGroups() error {
 			g.value = append(g.value, d.inputs...)
 		}
 		g.touched = slices.Concat(g.decide, g.value)
+		g.out = slices.Clip(g.out)
 		var missing []string
 		for _, a := range ks.Attributes() {
 			if _, derived := b.derivedAt[a.Name]; derived {

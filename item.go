@@ -71,8 +71,8 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	}
 	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
 	ar := e.newArena(v)
+	defer e.release(ar)
 	sl := &ar.sl
-	defer func() { e.texts.saw(sl.Used()) }()
 
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	pk, err := e.derivePrimary(e.pk, v, &fr)
@@ -223,13 +223,17 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 			return 0, err
 		}
 	}
-	for i, d := range g.derived {
-		if in {
-			p.item[d.attr.Name] = vals[i]
-			size += itemsize.Size(d.attr.Name, vals[i])
+	if !in {
+		if p.remove == nil {
+			p.remove = g.out // clipped: an append copies it
 		} else {
-			p.remove = append(p.remove, d.attr.Name)
+			p.remove = append(p.remove, g.out...)
 		}
+		return 0, nil
+	}
+	for i, d := range g.derived {
+		p.item[d.attr.Name] = vals[i]
+		size += itemsize.Size(d.attr.Name, vals[i])
 	}
 	return size, nil
 }
