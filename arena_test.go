@@ -82,7 +82,9 @@ func TestItemArenasConcurrent(t *testing.T) {
 	orders, shop := benchPatternEntity(t), newShop(t, "bench")
 	var wg sync.WaitGroup
 	for g := range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range 200 {
 				o := benchValue
 				o.ID, o.Total = fmt.Sprintf("o%d-%d", g, i), int64(g*1000+i)
@@ -107,7 +109,7 @@ func TestItemArenasConcurrent(t *testing.T) {
 					return
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 }
