@@ -62,7 +62,11 @@ func (c *Codec) DecodeDirect(src map[string]types.AttributeValue, base unsafe.Po
 		if !ok {
 			continue
 		}
-		if !f.decodeAt(av, unsafe.Add(base, f.offset)) {
+		p := unsafe.Add(base, f.offset)
+		if !f.ptr && f.scalarDecodeAt(av, p) {
+			continue // the common case; no kind takes a NULL
+		}
+		if !f.decodeAt(av, p) {
 			return false
 		}
 	}
