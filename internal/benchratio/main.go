@@ -1,7 +1,11 @@
 // Command benchratio runs the benchmarks of the module's packages in
-// rounds and prints, for each pair of variants (sub-benchmarks keyfirst
-// and hand of one benchmark), the median over the rounds of the paired
-// ratios keyfirst/hand of ns/op and of allocs/op. It is `make bench`.
+// rounds and prints, for each keyfirst variant (a sub-benchmark keyfirst or
+// keyfirst-<variant>) beside its hand-written twin (the sub-benchmark hand
+// at the same place of the same benchmark), the median over the rounds of
+// the paired ratios keyfirst/hand of ns/op, B/op, allocs/op and of the
+// benchmark's own metrics (b.ReportMetric, such as live-B); then the
+// references (any other sibling of a hand, such as raw-expression) against
+// the same twin, apart. It is `make bench`.
 //
 // Each package's test binary is built once; round r then runs every
 // benchmark of every package once (-test.count 1), so that the two
@@ -24,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -73,6 +78,7 @@ func run(stdout, stderr io.Writer, pkgs []string, rounds int, bench, benchtime s
 		args = append(args, "-test.benchtime", benchtime)
 	}
 	byPkg := make([][][]result, len(bins))
+	var all []pkgComparisons
 	for r := range rounds {
 		fmt.Fprintf(stderr, "round %d/%d\n", r+1, rounds)
 		for i, b := range bins {
@@ -87,40 +93,92 @@ func run(stdout, stderr io.Writer, pkgs []string, rounds int, bench, benchtime s
 			byPkg[i] = append(byPkg[i], parse(&out))
 		}
 	}
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "package\tpair\tns/op keyfirst/hand\tallocs keyfirst/hand\tkeyfirst ns/op\thand ns/op\tkeyfirst allocs\thand allocs\trounds\t\n")
-	var alone []string
 	for i, b := range bins {
-		pairs, unpaired := ratios(byPkg[i])
-		for _, p := range pairs {
-			fmt.Fprintf(w, "%s\t%s\t%.2fx\t%s\t%.0f\t%.0f\t%s\t%s\t%d\t\n", b.pkg, p.Pair, p.NsRatio, times(p.AllocsRatio),
-				p.MineNs, p.TwinNs, count(p.MineAll), count(p.TwinAll), p.Rounds)
+		keyfirst, refs, alone := ratios(byPkg[i])
+		all = append(all, pkgComparisons{b.pkg, keyfirst, refs, alone})
+	}
+	return report(stdout, all)
+}
+
+// pkgComparisons are one package's comparisons.
+type pkgComparisons struct {
+	pkg        string
+	keyfirst   []comparison
+	references []comparison
+	alone      []string
+}
+
+// report prints the keyfirst variants against their twins, then a
+// benchmark's own metrics (b.ReportMetric), then the references, then
+// what had no twin.
+func report(out io.Writer, all []pkgComparisons) error {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "package\tbenchmark\tns/op x hand\tB/op x hand\tallocs x hand\tns/op\thand ns/op\tB/op\thand B/op\tallocs\thand allocs\trounds\t\n"
+	table := func(title string, pick func(pkgComparisons) []comparison) {
+		if !slices.ContainsFunc(all, func(p pkgComparisons) bool { return len(pick(p)) > 0 }) {
+			return
 		}
-		for _, u := range unpaired {
-			alone = append(alone, b.pkg+" "+u)
+		fmt.Fprintf(w, "%s\n%s", title, head)
+		for _, p := range all {
+			for _, c := range pick(p) {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.pkg, c.Name,
+					ratioOf(c, unitNs), ratioOf(c, unitBytes), ratioOf(c, unitAllocs),
+					valueOf(c.Mine, unitNs), valueOf(c.Twin, unitNs), valueOf(c.Mine, unitBytes), valueOf(c.Twin, unitBytes),
+					valueOf(c.Mine, unitAllocs), valueOf(c.Twin, unitAllocs), c.Rounds)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	table("keyfirst against the hand-written twin (median of the per-round ratios):", func(p pkgComparisons) []comparison { return p.keyfirst })
+	own := "metrics of the benchmarks' own:\npackage\tbenchmark\tunit\tx hand\tvalue\thand value\t\n"
+	for _, p := range all {
+		for _, c := range append(slices.Clone(p.keyfirst), p.references...) {
+			for _, u := range c.Units {
+				if u != unitNs && u != unitBytes && u != unitAllocs {
+					fmt.Fprintf(w, "%s%s\t%s\t%s\t%s\t%s\t%s\t\n", own, p.pkg, c.Name, u, ratioOf(c, u), valueOf(c.Mine, u), valueOf(c.Twin, u))
+					own = ""
+				}
+			}
 		}
 	}
+	if own == "" {
+		fmt.Fprintln(w)
+	}
+	table("references (neither keyfirst nor hand) against the same twin:", func(p pkgComparisons) []comparison { return p.references })
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	var alone []string
+	for _, p := range all {
+		for _, a := range p.alone {
+			alone = append(alone, p.pkg+" "+a)
+		}
+	}
 	if len(alone) > 0 {
-		fmt.Fprintf(stdout, "\nwithout a keyfirst/hand twin (not compared):\n  %s\n", strings.Join(alone, "\n  "))
+		fmt.Fprintf(out, "without a hand twin beside them (not compared):\n  %s\n", strings.Join(alone, "\n  "))
 	}
 	return nil
 }
 
-func times(x float64) string {
-	if x < 0 {
+// ratioOf is c's ratio in unit u, or "-".
+func ratioOf(c comparison, u string) string {
+	x, ok := c.Ratio[u]
+	if !ok {
 		return "-"
 	}
 	return fmt.Sprintf("%.2fx", x)
 }
 
-func count(x float64) string {
-	if x < 0 {
+// valueOf is m's value in unit u, or "-".
+func valueOf(m map[string]float64, u string) string {
+	x, ok := m[u]
+	if !ok {
 		return "-"
 	}
-	return fmt.Sprintf("%.0f", x)
+	if x >= 100 || x == float64(int64(x)) {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.3g", x)
 }
 
 // build compiles the test binary of each package that has benchmarks.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ BenchmarkMarshal/hand-2             	  300000	      3000 ns/op	    1197 B/op	   
 BenchmarkPutGet/Put/keyfirst        	     100	    500000 ns/op
 BenchmarkPutGet/Put/hand            	     100	    400000 ns/op
 BenchmarkAlone-16                   	      10	       100.5 ns/op	       0 B/op	       0 allocs/op
+BenchmarkBatch/keyfirst/25-2        	    1000	       700 ns/op	      1200 live-B	      90 B/op	       3 allocs/op
 BenchmarkLog
     bench_test.go:12: a log line
 PASS
@@ -21,31 +23,46 @@ PASS
 
 func TestParse(t *testing.T) {
 	got := parse(strings.NewReader(sample))
-	want := []result{
-		{"BenchmarkMarshal/keyfirst", 6000, 28}, {"BenchmarkMarshal/attributevalue", 9000, 33}, {"BenchmarkMarshal/hand", 3000, 26},
-		{"BenchmarkPutGet/Put/keyfirst", 500000, -1}, {"BenchmarkPutGet/Put/hand", 400000, -1}, {"BenchmarkAlone", 100.5, 0},
+	m := func(ns, bytes, allocs float64) map[string]float64 {
+		return map[string]float64{unitNs: ns, unitBytes: bytes, unitAllocs: allocs}
 	}
-	if !slices.Equal(got, want) {
+	want := []result{
+		{"BenchmarkMarshal/keyfirst", m(6000, 1453, 28)}, {"BenchmarkMarshal/attributevalue", m(9000, 1757, 33)},
+		{"BenchmarkMarshal/hand", m(3000, 1197, 26)},
+		{"BenchmarkPutGet/Put/keyfirst", map[string]float64{unitNs: 500000}}, {"BenchmarkPutGet/Put/hand", map[string]float64{unitNs: 400000}},
+		{"BenchmarkAlone", m(100.5, 0, 0)},
+		{"BenchmarkBatch/keyfirst/25", map[string]float64{unitNs: 700, unitBytes: 90, unitAllocs: 3, "live-B": 1200}},
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parsed\n%v\nwant\n%v", got, want)
 	}
 }
 
-func TestPairOf(t *testing.T) {
-	for name, want := range map[string]string{
-		"BenchmarkMarshal/keyfirst": "BenchmarkMarshal/*", "BenchmarkMarshal/hand": "BenchmarkMarshal/*",
-		"BenchmarkPutGet/Put/keyfirst": "BenchmarkPutGet/Put/*", "BenchmarkBatch/keyfirst/25": "BenchmarkBatch/*/25",
-		"BenchmarkMarshal/attributevalue": "", "Benchmarkkeyfirst": "", "BenchmarkX/handy": "",
-	} {
-		pair, _, ok := pairOf(name)
-		if pair != want || ok != (want != "") {
-			t.Errorf("pairOf(%q) = %q, %v; want %q", name, pair, ok, want)
-		}
+// Each keyfirst variant (keyfirst, keyfirst-<variant>) and each reference
+// finds the hand twin at its own place of the path; a name of no twin is
+// alone.
+func TestTwins(t *testing.T) {
+	names := []string{"BenchmarkMarshal/keyfirst", "BenchmarkMarshal/keyfirst-func", "BenchmarkMarshal/attributevalue", "BenchmarkMarshal/hand",
+		"BenchmarkBatch/keyfirst/25", "BenchmarkBatch/hand/25", "BenchmarkBatch/keyfirst/100",
+		"BenchmarkPutGet/Put/keyfirst", "BenchmarkPutGet/Put/hand", "Benchmarkkeyfirst", "BenchmarkX/handy", "BenchmarkX/keyfirstly"}
+	round := make([]result, len(names))
+	for i, n := range names {
+		round[i] = result{n, map[string]float64{unitNs: 1}}
 	}
-	if _, isMine, _ := pairOf("BenchmarkX/keyfirst"); !isMine {
-		t.Error("BenchmarkX/keyfirst is not the keyfirst variant")
+	keyfirst, refs, alone := ratios([][]result{round})
+	var gotK, gotR []string
+	for _, c := range keyfirst {
+		gotK = append(gotK, c.Name+" "+c.TwinName)
 	}
-	if _, isMine, _ := pairOf("BenchmarkX/hand"); isMine {
-		t.Error("BenchmarkX/hand is the keyfirst variant")
+	for _, c := range refs {
+		gotR = append(gotR, c.Name+" "+c.TwinName)
+	}
+	wantK := []string{"BenchmarkMarshal/keyfirst BenchmarkMarshal/hand", "BenchmarkMarshal/keyfirst-func BenchmarkMarshal/hand",
+		"BenchmarkBatch/keyfirst/25 BenchmarkBatch/hand/25", "BenchmarkPutGet/Put/keyfirst BenchmarkPutGet/Put/hand"}
+	wantR := []string{"BenchmarkMarshal/attributevalue BenchmarkMarshal/hand"}
+	wantAlone := []string{"BenchmarkBatch/keyfirst/100", "Benchmarkkeyfirst", "BenchmarkX/handy", "BenchmarkX/keyfirstly"}
+	if !slices.Equal(gotK, wantK) || !slices.Equal(gotR, wantR) || !slices.Equal(alone, wantAlone) {
+		t.Fatalf("keyfirst %q\nreferences %q\nalone %q", gotK, gotR, alone)
 	}
 }
 
@@ -63,10 +80,14 @@ func TestMedian(t *testing.T) {
 
 // The ratio is the median of the per-round ratios, not the ratio of the
 // medians: a round in which the machine is slow for both variants moves
-// neither.
+// neither. Every unit both report is compared, a benchmark's own too.
 func TestRatiosPairedPerRound(t *testing.T) {
 	round := func(mine, hand, mineAllocs, handAllocs float64) []result {
-		return []result{{"BenchmarkX/keyfirst", mine, mineAllocs}, {"BenchmarkX/hand", hand, handAllocs}, {"BenchmarkY", 1, 1}}
+		return []result{
+			{"BenchmarkX/keyfirst", map[string]float64{unitNs: mine, unitAllocs: mineAllocs, "live-B": 2 * mine}},
+			{"BenchmarkX/hand", map[string]float64{unitNs: hand, unitAllocs: handAllocs, "live-B": hand}},
+			{"BenchmarkY", map[string]float64{unitNs: 1}},
+		}
 	}
 	rounds := [][]result{
 		round(110, 100, 28, 26), // 1.1
@@ -75,36 +96,40 @@ func TestRatiosPairedPerRound(t *testing.T) {
 		round(100, 100, 28, 26), // 1.0
 		round(240, 200, 28, 26), // 1.2
 	}
-	pairs, unpaired := ratios(rounds)
-	if len(pairs) != 1 || !slices.Equal(unpaired, []string{"BenchmarkY"}) {
-		t.Fatalf("pairs %+v, unpaired %v", pairs, unpaired)
+	keyfirst, refs, alone := ratios(rounds)
+	if len(keyfirst) != 1 || len(refs) != 0 || !slices.Equal(alone, []string{"BenchmarkY"}) {
+		t.Fatalf("keyfirst %+v, references %+v, alone %v", keyfirst, refs, alone)
 	}
-	p := pairs[0]
+	c := keyfirst[0]
 	// Ratios 1.0 1.1 1.1 1.2 2.0: the median is 1.1. The ratio of the
 	// medians (120/100) would be 1.2.
-	if p.Pair != "BenchmarkX/*" || p.Rounds != 5 || math.Abs(p.NsRatio-1.1) > 1e-9 ||
-		math.Abs(p.AllocsRatio-28.0/26) > 1e-9 || p.MineNs != 120 || p.TwinNs != 100 || p.MineAll != 28 || p.TwinAll != 26 {
-		t.Fatalf("%+v", p)
+	if c.Name != "BenchmarkX/keyfirst" || c.Rounds != 5 || math.Abs(c.Ratio[unitNs]-1.1) > 1e-9 ||
+		math.Abs(c.Ratio[unitAllocs]-28.0/26) > 1e-9 || math.Abs(c.Ratio["live-B"]-2.2) > 1e-9 ||
+		c.Mine[unitNs] != 120 || c.Twin[unitNs] != 100 || c.Mine[unitAllocs] != 28 || c.Twin[unitAllocs] != 26 ||
+		!slices.Equal(c.Units, []string{unitNs, unitAllocs, "live-B"}) {
+		t.Fatalf("%+v", c)
 	}
 }
 
-// A round in which a variant did not run is left out; a pair whose twin
-// never ran is unpaired; allocations not reported are no ratio; zero
-// allocations on both sides are 1x.
+// A round in which a variant did not run is left out; a variant whose twin
+// never ran beside it is alone; a unit one side does not report is no
+// ratio; zero on both sides is 1x, zero on the twin's alone no ratio.
 func TestRatiosMissing(t *testing.T) {
+	ns := func(ns, allocs float64) map[string]float64 { return map[string]float64{unitNs: ns, unitAllocs: allocs} }
 	rounds := [][]result{
-		{{"BenchmarkX/keyfirst", 200, 0}, {"BenchmarkX/hand", 100, 0}, {"BenchmarkZ/keyfirst", 5, -1}, {"BenchmarkW/keyfirst", 1, -1}, {"BenchmarkW/hand", 2, -1}},
-		{{"BenchmarkX/keyfirst", 100, 0}},
-		{{"BenchmarkX/keyfirst", 300, 0}, {"BenchmarkX/hand", 100, 0}},
+		{{"BenchmarkX/keyfirst", ns(200, 0)}, {"BenchmarkX/hand", ns(100, 0)}, {"BenchmarkZ/keyfirst", ns(5, 1)},
+			{"BenchmarkW/keyfirst", map[string]float64{unitNs: 1}}, {"BenchmarkW/hand", ns(2, 0)}},
+		{{"BenchmarkX/keyfirst", ns(100, 0)}, {"BenchmarkZ/hand", ns(5, 1)}},
+		{{"BenchmarkX/keyfirst", ns(300, 0)}, {"BenchmarkX/hand", ns(100, 0)}},
 	}
-	pairs, unpaired := ratios(rounds)
-	if len(pairs) != 2 || !slices.Equal(unpaired, []string{"BenchmarkZ/{keyfirst,hand}"}) {
-		t.Fatalf("pairs %+v, unpaired %v", pairs, unpaired)
+	keyfirst, _, alone := ratios(rounds)
+	if len(keyfirst) != 2 || !slices.Equal(alone, []string{"BenchmarkZ/keyfirst"}) {
+		t.Fatalf("keyfirst %+v, alone %v", keyfirst, alone)
 	}
-	if x := pairs[0]; x.Pair != "BenchmarkX/*" || x.Rounds != 2 || x.NsRatio != 2.5 || x.AllocsRatio != 1 {
+	if x := keyfirst[0]; x.Name != "BenchmarkX/keyfirst" || x.Rounds != 2 || x.Ratio[unitNs] != 2.5 || x.Ratio[unitAllocs] != 1 {
 		t.Fatalf("%+v", x)
 	}
-	if w := pairs[1]; w.Pair != "BenchmarkW/*" || w.Rounds != 1 || w.NsRatio != 0.5 || w.AllocsRatio != -1 {
+	if w := keyfirst[1]; w.Name != "BenchmarkW/keyfirst" || w.Rounds != 1 || w.Ratio[unitNs] != 0.5 || !slices.Equal(w.Units, []string{unitNs}) {
 		t.Fatalf("%+v", w)
 	}
 }
