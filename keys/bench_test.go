@@ -11,9 +11,13 @@ import (
 )
 
 // The benchmarked key: CANCELLED#2019-07-01T00:00:00.000000#0000012345
-// (enum, microsecond time, 10-digit integer), beside the hand-written
-// equivalents measured in the issue. Run with
-// go test -run '^$' -bench . -benchmem ./keys/
+// (enum, microsecond time, 10-digit integer). Each benchmark runs keyfirst
+// (and keyfirst-<variant>) beside its hand-written twin, hand, the fastest
+// way by hand, and references (fmt.Sprintf, concat) that a program also
+// writes; TestBenchTwinsAgree proves that every variant gives the same
+// key, values or bounds. Run with
+//
+//	go run ./internal/benchratio -bench . ./keys/
 
 var (
 	benchKey = keys.NewKey3(
@@ -35,7 +39,7 @@ var (
 const benchLayout = "2006-01-02T15:04:05.000000"
 
 func BenchmarkEncode(b *testing.B) {
-	b.Run("keys.Key3.Encode", func(b *testing.B) {
+	b.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, err := benchKey.Encode(benchStatus, benchTime, benchN)
@@ -45,7 +49,7 @@ func BenchmarkEncode(b *testing.B) {
 			sinkString = s
 		}
 	})
-	b.Run("keys.Key3.Append", func(b *testing.B) {
+	b.Run("keyfirst-append", func(b *testing.B) {
 		b.ReportAllocs()
 		buf := make([]byte, 0, 64)
 		for b.Loop() {
@@ -57,40 +61,56 @@ func BenchmarkEncode(b *testing.B) {
 		}
 		sinkBytes = buf
 	})
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkString = handEncode(benchStatus, benchTime, benchN)
+		}
+	})
 	b.Run("fmt.Sprintf", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkString = fmt.Sprintf("%s#%s#%010d", benchStatus, benchTime.UTC().Format(benchLayout), benchN)
+			sinkString = sprintfEncode(benchStatus, benchTime, benchN)
 		}
 	})
 	b.Run("concat", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			n := strconv.FormatUint(benchN, 10)
-			sinkString = string(benchStatus) + "#" + benchTime.UTC().Format(benchLayout) + "#" + strings.Repeat("0", 10-len(n)) + n
-		}
-	})
-	b.Run("append-builder", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			var buf [64]byte
-			out := append(buf[:0], benchStatus...)
-			out = append(out, '#')
-			out = benchTime.UTC().AppendFormat(out, benchLayout)
-			out = append(out, '#')
-			var num [20]byte
-			d := strconv.AppendUint(num[:0], benchN, 10)
-			for range 10 - len(d) {
-				out = append(out, '0')
-			}
-			out = append(out, d...)
-			sinkString = string(out)
+			sinkString = concatEncode(benchStatus, benchTime, benchN)
 		}
 	})
 }
 
+// handEncode is the benchmarked key built by hand, the fastest way: one
+// buffer on the stack, appended to, one string made of it.
+func handEncode(st Status, t time.Time, n uint64) string {
+	var buf [64]byte
+	out := append(buf[:0], st...)
+	out = append(out, '#')
+	out = t.UTC().AppendFormat(out, benchLayout)
+	out = append(out, '#')
+	var num [20]byte
+	d := strconv.AppendUint(num[:0], n, 10)
+	for range 10 - len(d) {
+		out = append(out, '0')
+	}
+	out = append(out, d...)
+	return string(out)
+}
+
+// sprintfEncode is the key as fmt.Sprintf builds it.
+func sprintfEncode(st Status, t time.Time, n uint64) string {
+	return fmt.Sprintf("%s#%s#%010d", st, t.UTC().Format(benchLayout), n)
+}
+
+// concatEncode is the key as string concatenation builds it.
+func concatEncode(st Status, t time.Time, n uint64) string {
+	d := strconv.FormatUint(n, 10)
+	return string(st) + "#" + t.UTC().Format(benchLayout) + "#" + strings.Repeat("0", 10-len(d)) + d
+}
+
 func BenchmarkDecode(b *testing.B) {
-	b.Run("keys.Key3.Decode", func(b *testing.B) {
+	b.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, t, n, err := benchKey.Decode(benchString)
@@ -100,37 +120,76 @@ func BenchmarkDecode(b *testing.B) {
 			sinkStatus, sinkTime, sinkN = s, t, n
 		}
 	})
-	b.Run("strings.Cut", func(b *testing.B) {
+	b.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			st, rest, ok1 := strings.Cut(benchString, "#")
-			ts, ns, ok2 := strings.Cut(rest, "#")
-			if !ok1 || !ok2 {
-				b.Fatal("bad key")
-			}
-			t, err := time.Parse(benchLayout, ts)
+			s, t, n, err := handDecode(benchString)
 			if err != nil {
 				b.Fatal(err)
 			}
-			n, err := strconv.ParseUint(ns, 10, 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sinkStatus, sinkTime, sinkN = Status(st), t, n
+			sinkStatus, sinkTime, sinkN = s, t, n
 		}
 	})
 }
 
-// BenchmarkRange measures building a condition: the calendar window of
-// seed 000 on the benchmarked key, and Between of two anchors.
+// handDecode parses the benchmarked key by hand: strings.Cut, time.Parse
+// and strconv.ParseUint.
+func handDecode(key string) (Status, time.Time, uint64, error) {
+	st, rest, ok1 := strings.Cut(key, "#")
+	ts, ns, ok2 := strings.Cut(rest, "#")
+	if !ok1 || !ok2 {
+		return "", time.Time{}, 0, fmt.Errorf("%q: not three segments", key)
+	}
+	t, err := time.Parse(benchLayout, ts)
+	if err != nil {
+		return "", time.Time{}, 0, err
+	}
+	n, err := strconv.ParseUint(ns, 10, 64)
+	return Status(st), t, n, err
+}
+
+// benchOct1 is the end of the benchmarked window of seed 000.
+var benchOct1 = time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
+
+// BenchmarkRange measures building a condition's bounds: the calendar
+// window of seed 000 on the benchmarked key (HalfOpen), and Between of
+// two anchors, each beside the same two bounds built by hand.
 func BenchmarkRange(b *testing.B) {
-	oct1 := time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
-	b.Run("keys.Key3.With1.HalfOpen", benchCond(func() (keys.Cond, error) {
-		return benchKey.With1(benchStatus).HalfOpen(benchTime, oct1)
-	}))
-	b.Run("keys.Between", benchCond(func() (keys.Cond, error) {
-		return keys.Between(benchKey.At(benchStatus, benchTime, benchN), benchKey.At(benchStatus, oct1, benchN))
-	}))
+	b.Run("HalfOpen/keyfirst", benchCond(keyfirstHalfOpen))
+	b.Run("HalfOpen/hand", benchBounds(handHalfOpen))
+	b.Run("Between/keyfirst", benchCond(keyfirstBetween))
+	b.Run("Between/hand", benchBounds(handBetween))
+}
+
+func keyfirstHalfOpen() (keys.Cond, error) {
+	return benchKey.With1(benchStatus).HalfOpen(benchTime, benchOct1)
+}
+
+func keyfirstBetween() (keys.Cond, error) {
+	return keys.Between(benchKey.At(benchStatus, benchTime, benchN), benchKey.At(benchStatus, benchOct1, benchN))
+}
+
+// handHalfOpen is the window [July 1, October 1) as a hand-written program
+// bounds it with BETWEEN: from the first instant to the last microsecond
+// before October, the upper bound followed by the byte after the
+// separator, so that every key of that instant, whatever follows it, is in.
+func handHalfOpen() (lo, hi string) {
+	var buf [128]byte
+	out := append(buf[:0], benchStatus...)
+	out = append(out, '#')
+	out = benchTime.AppendFormat(out, benchLayout)
+	mid := len(out)
+	out = append(out, benchStatus...)
+	out = append(out, '#')
+	out = benchOct1.Add(-time.Microsecond).AppendFormat(out, benchLayout)
+	out = append(out, '#'+1)
+	s := string(out)
+	return s[:mid], s[mid:]
+}
+
+// handBetween is Between of the two anchors, each key built by hand.
+func handBetween() (lo, hi string) {
+	return handEncode(benchStatus, benchTime, benchN), handEncode(benchStatus, benchOct1, benchN)
 }
 
 // benchCond returns the benchmark of building a condition with build.
@@ -147,4 +206,63 @@ func benchCond(build func() (keys.Cond, error)) func(*testing.B) {
 	}
 }
 
-var sinkCond keys.Cond
+// benchBounds returns the benchmark of building two bounds by hand.
+func benchBounds(build func() (lo, hi string)) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkLo, sinkHi = build()
+		}
+	}
+}
+
+var (
+	sinkCond       keys.Cond
+	sinkLo, sinkHi string
+)
+
+// TestBenchTwinsAgree: every variant of the benchmarks gives what keyfirst
+// gives: the same key, the same values back, the same bounds.
+func TestBenchTwinsAgree(t *testing.T) {
+	want, err := benchKey.Encode(benchStatus, benchTime, benchN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appended, err := benchKey.Append(nil, benchStatus, benchTime, benchN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != benchString {
+		t.Fatalf("the benchmarked key is %q, not %q", want, benchString)
+	}
+	for name, got := range map[string]string{"keyfirst-append": string(appended), "hand": handEncode(benchStatus, benchTime, benchN),
+		"fmt.Sprintf": sprintfEncode(benchStatus, benchTime, benchN), "concat": concatEncode(benchStatus, benchTime, benchN)} {
+		if got != want {
+			t.Errorf("Encode %s: %q, keyfirst %q", name, got, want)
+		}
+	}
+
+	st, tm, n, err := benchKey.Decode(benchString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hst, htm, hn, err := handDecode(benchString)
+	if err != nil || hst != st || !htm.Equal(tm) || htm.Location() != tm.Location() || hn != n {
+		t.Errorf("Decode hand: %v %v %v %v, keyfirst %v %v %v", hst, htm, hn, err, st, tm, n)
+	}
+
+	for name, tt := range map[string]struct {
+		keyfirst func() (keys.Cond, error)
+		hand     func() (string, string)
+	}{"HalfOpen": {keyfirstHalfOpen, handHalfOpen}, "Between": {keyfirstBetween, handBetween}} {
+		c, err := tt.keyfirst()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := c.Values()
+		hlo, hhi := tt.hand()
+		if c.Op() != keys.OpBetween || hlo != lo || hhi != hi {
+			t.Errorf("Range %s: hand [%q, %q], keyfirst %v [%q, %q]", name, hlo, hhi, c.Op(), lo, hi)
+		}
+	}
+}
