@@ -2,6 +2,7 @@ package sparse_test
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -13,26 +14,12 @@ import (
 
 // The estimator against the code one would write by hand for seed 002's
 // table (three GSIs with their attribute names spelled out), for a put of a
-// new item and for an update that changes a projected attribute.
+// new item and for an update that changes a projected attribute;
+// TestEstimateTwinsAgree proves that both give the same cost.
 func BenchmarkEstimate(b *testing.B) {
 	est := mustEstimator(b, mustTable(b, seed002Spec))
-	before := seed002Item()
-	after := maps.Clone(before)
-	after["summary"] = &types.AttributeValueMemberS{Value: "short"}
-	cases := []struct {
-		name          string
-		before, after map[string]types.AttributeValue
-	}{
-		{"put", nil, before},
-		{"update", before, after},
-	}
-	for _, tc := range cases {
-		want := handEstimate(tc.before, tc.after)
-		cost, err := est.Estimate(tc.before, tc.after)
-		if err != nil || cost.WCU() != want {
-			b.Fatalf("%s: the estimator says %d WCU (%v), the hand-written code %d", tc.name, cost.WCU(), err, want)
-		}
-		b.Run(tc.name+"/Estimator", func(b *testing.B) {
+	for _, tc := range estimateCases() {
+		b.Run(tc.name+"/keyfirst", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := est.Estimate(tc.before, tc.after); err != nil {
@@ -40,12 +27,45 @@ func BenchmarkEstimate(b *testing.B) {
 				}
 			}
 		})
-		b.Run(tc.name+"/hand-written", func(b *testing.B) {
+		b.Run(tc.name+"/hand", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				handEstimate(tc.before, tc.after)
 			}
 		})
+	}
+}
+
+// estimateCase is a write of BenchmarkEstimate: the item before (nil for
+// a put of a new item) and after.
+type estimateCase struct {
+	name          string
+	before, after map[string]types.AttributeValue
+}
+
+func estimateCases() []estimateCase {
+	before := seed002Item()
+	after := maps.Clone(before)
+	after["summary"] = &types.AttributeValueMemberS{Value: "short"}
+	return []estimateCase{{"put", nil, before}, {"update", before, after}}
+}
+
+// TestEstimateTwinsAgree: the twins of BenchmarkEstimate and of
+// BenchmarkEstimateItems give the same cost.
+func TestEstimateTwinsAgree(t *testing.T) {
+	est := mustEstimator(t, mustTable(t, seed002Spec))
+	for _, tc := range estimateCases() {
+		cost, err := est.Estimate(tc.before, tc.after)
+		if want := handEstimate(tc.before, tc.after); err != nil || cost.WCU() != want {
+			t.Errorf("%s: the estimator says %d WCU (%v), the hand-written code %d", tc.name, cost.WCU(), err, want)
+		}
+	}
+	table, tickets := newTickets(t, false)
+	est = mustEstimator(t, table)
+	open, resolved := ticket("a", Open, at(9, 0)), ticket("a", Resolved, at(9, 0))
+	cost, err := sparse.EstimateItems(est, tickets, &open, &resolved)
+	if want := handEstimateItems(t, est, open, resolved); err != nil || !reflect.DeepEqual(cost, want) {
+		t.Errorf("EstimateItems: %+v (%v), by hand %+v", cost, err, want)
 	}
 }
 
@@ -109,44 +129,71 @@ func handEstimate(before, after map[string]types.AttributeValue) int {
 	return total
 }
 
-// EstimateItems builds both items with the entity, then estimates.
+// EstimateItems builds both items with the entity, then estimates, beside
+// the same two items built by hand (handTicket) and estimated.
 func BenchmarkEstimateItems(b *testing.B) {
-	table, tickets := newTickets(b, true)
+	table, tickets := newTickets(b, false)
 	est := mustEstimator(b, table)
 	open := ticket("a", Open, at(9, 0))
 	resolved := ticket("a", Resolved, at(9, 0))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := sparse.EstimateItems(est, tickets, &open, &resolved); err != nil {
-			b.Fatal(err)
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := sparse.EstimateItems(est, tickets, &open, &resolved); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			handEstimateItems(b, est, open, resolved)
+		}
+	})
 }
 
-// Building an item of the sparse index declared with a Const side and If,
-// against the same keys computed by a Func on raw sides (the one escape
-// for keys no pattern describes): what the declaration costs on every
-// write.
-func BenchmarkIfBinding(b *testing.B) {
-	_, declared := newTickets(b, false)
-	raw := keyfirst.OnIndex(openTicketsIndex, keyfirst.Str("openBucket"), keyfirst.Str("openedAt"))
-	byFunc, err := keyfirst.NewEntity(mustTable(b, ticketSpec), keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
-		ticketByID.Fields("ID"),
-		keyfirst.Func(raw, func(t Ticket) (string, string, bool) { return "OPEN", openedAt(t.OpenedAt), t.IsOpen() }),
-	}})
+// handEstimateItems is EstimateItems of a ticket's change with its two
+// items built by hand.
+func handEstimateItems(tb testing.TB, est *sparse.Estimator, before, after Ticket) sparse.Cost {
+	cost, err := est.Estimate(handTicket(before), handTicket(after))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	for _, tk := range []Ticket{ticket("a", Open, at(9, 0)), ticket("a", Resolved, at(9, 0))} {
-		x, err1 := declared.Item(tk)
-		y, err2 := byFunc.Item(tk)
-		if err1 != nil || err2 != nil || !maps.EqualFunc(x, y, func(p, q types.AttributeValue) bool { return value(p) == value(q) }) {
-			b.Fatalf("Const + If and the Func build different items: %v %v", err1, err2)
-		}
+	return cost
+}
+
+// handTicket is a ticket's item as a hand-written program builds it: the
+// open-tickets index's attributes only while it is open.
+func handTicket(t Ticket) map[string]types.AttributeValue {
+	item := map[string]types.AttributeValue{
+		"PK":       &types.AttributeValueMemberS{Value: "TICKET#" + t.ID},
+		"SK":       &types.AttributeValueMemberS{Value: "TICKET"},
+		"_type":    &types.AttributeValueMemberS{Value: "Ticket"},
+		"id":       &types.AttributeValueMemberS{Value: t.ID},
+		"customer": &types.AttributeValueMemberS{Value: t.Customer},
+		"subject":  &types.AttributeValueMemberS{Value: t.Subject},
+		"status":   &types.AttributeValueMemberS{Value: string(t.Status)},
+		"opened":   &types.AttributeValueMemberS{Value: t.OpenedAt.UTC().Format("2006-01-02T15:04:05.000000000Z07:00")},
+	}
+	if t.Status == Open {
+		item["openBucket"] = &types.AttributeValueMemberS{Value: "OPEN"}
+		item["openedAt"] = &types.AttributeValueMemberS{Value: t.OpenedAt.UTC().Format("2006-01-02T15:04:05.000000")}
+	}
+	return item
+}
+
+// Building an item of the sparse index declared with a Const side and If
+// (keyfirst), against the same keys computed by a Func on raw sides
+// (keyfirst-func, the one escape for keys no pattern describes) and the
+// item built by hand (hand): what the declaration costs on every write.
+// TestIfBindingTwinsAgree proves that the three build the same item.
+func BenchmarkIfBinding(b *testing.B) {
+	declared, byFunc := ifBindingEntities(b)
+	for _, tk := range ifBindingTickets() {
 		for _, c := range []struct {
 			name string
 			e    *keyfirst.Entity[Ticket]
-		}{{"Const+If", declared}, {"Func", byFunc}} {
+		}{{"keyfirst", declared}, {"keyfirst-func", byFunc}} {
 			e := c.e
 			b.Run(string(tk.Status)+"/"+c.name, func(b *testing.B) {
 				b.ReportAllocs()
@@ -156,6 +203,53 @@ func BenchmarkIfBinding(b *testing.B) {
 					}
 				}
 			})
+		}
+		b.Run(string(tk.Status)+"/hand", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkItem = handTicket(tk)
+			}
+		})
+	}
+}
+
+var sinkItem map[string]types.AttributeValue
+
+// ifBindingTickets are the tickets of BenchmarkIfBinding: one in the
+// sparse index, one out of it.
+func ifBindingTickets() []Ticket {
+	return []Ticket{ticket("a", Open, at(9, 0)), ticket("a", Resolved, at(9, 0))}
+}
+
+// ifBindingEntities are the Ticket entity declared with Const and If, and
+// the same keys given by a Func on raw sides.
+func ifBindingEntities(tb testing.TB) (declared, byFunc *keyfirst.Entity[Ticket]) {
+	_, declared = newTickets(tb, false)
+	raw := keyfirst.OnIndex(openTicketsIndex, keyfirst.Str("openBucket"), keyfirst.Str("openedAt"))
+	byFunc, err := keyfirst.NewEntity(mustTable(tb, ticketSpec), keyfirst.EntitySpec[Ticket]{Type: "Ticket", Keys: []keyfirst.Binding{
+		ticketByID.Fields("ID"),
+		keyfirst.Func(raw, func(t Ticket) (string, string, bool) { return "OPEN", openedAt(t.OpenedAt), t.IsOpen() }),
+	}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return declared, byFunc
+}
+
+// TestIfBindingTwinsAgree: the three variants of BenchmarkIfBinding build
+// the same item, in and out of the index.
+func TestIfBindingTwinsAgree(t *testing.T) {
+	declared, byFunc := ifBindingEntities(t)
+	for _, tk := range ifBindingTickets() {
+		x, err1 := declared.Item(tk)
+		y, err2 := byFunc.Item(tk)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		for name, got := range map[string]map[string]types.AttributeValue{"keyfirst-func": y, "hand": handTicket(tk)} {
+			if !reflect.DeepEqual(got, x) {
+				t.Errorf("%s, %s: %v\nkeyfirst: %v", tk.Status, name, got, x)
+			}
 		}
 	}
 }
