@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,7 +13,7 @@ import (
 )
 
 // batch100 is a GetRecords page of 100 MODIFY records of orders closing.
-func batch100(b *testing.B) []streams.Record {
+func batch100(b testing.TB) []streams.Record {
 	out := make([]streams.Record, 100)
 	for i := range out {
 		o := Order{ID: fmt.Sprintf("o%03d", i), Customer: "c1", Status: "OPEN", Date: "2026-06-01", Total: int64(i)}
@@ -34,42 +35,76 @@ func batch100(b *testing.B) []streams.Record {
 	return out
 }
 
-// Decoding a batch of 100 records into changes: conversion, checks, both
-// images decoded, transitions in three indexes.
+// Decoding a batch of 100 records into changes (keyfirst: conversion,
+// checks, both images decoded, transitions in three indexes) beside the
+// same images by hand (hand: the SDK's conversion and attributevalue's
+// UnmarshalMap of both images, without checks, type dispatch or
+// transitions). TestDecode100TwinsAgree proves that both decode the same
+// orders.
 func BenchmarkDecode100(b *testing.B) {
 	records := batch100(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, r := range records {
-			rec, err := stream.FromStreams(shopARN, r)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := stream.Decode(Orders, rec); err != nil {
-				b.Fatal(err)
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range records {
+				if _, err := decodeRecord(r); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
-	}
-}
-
-// The same images by hand: the SDK's conversion and attributevalue's
-// UnmarshalMap of both images, without checks, type dispatch or
-// transitions.
-func BenchmarkUnmarshalMap100(b *testing.B) {
-	records := batch100(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, r := range records {
-			for _, img := range []map[string]streams.AttributeValue{r.Dynamodb.OldImage, r.Dynamodb.NewImage} {
-				item, err := attributevalue.FromDynamoDBStreamsMap(img)
-				if err != nil {
-					b.Fatal(err)
-				}
-				var o Order
-				if err := attributevalue.UnmarshalMap(item, &o); err != nil {
+	})
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range records {
+				if _, _, err := unmarshalImages(r); err != nil {
 					b.Fatal(err)
 				}
 			}
+		}
+	})
+}
+
+// decodeRecord is keyfirst's side of BenchmarkDecode100.
+func decodeRecord(r streams.Record) (stream.Change[Order], error) {
+	rec, err := stream.FromStreams(shopARN, r)
+	if err != nil {
+		return stream.Change[Order]{}, err
+	}
+	return stream.Decode(Orders, rec)
+}
+
+// unmarshalImages is the hand-written side of BenchmarkDecode100.
+func unmarshalImages(r streams.Record) (old, new Order, err error) {
+	for _, x := range []struct {
+		img map[string]streams.AttributeValue
+		to  *Order
+	}{{r.Dynamodb.OldImage, &old}, {r.Dynamodb.NewImage, &new}} {
+		item, err := attributevalue.FromDynamoDBStreamsMap(x.img)
+		if err != nil {
+			return old, new, err
+		}
+		if err := attributevalue.UnmarshalMap(item, x.to); err != nil {
+			return old, new, err
+		}
+	}
+	return old, new, nil
+}
+
+// TestDecode100TwinsAgree: both sides of BenchmarkDecode100 decode the
+// same orders from each record.
+func TestDecode100TwinsAgree(t *testing.T) {
+	for _, r := range batch100(t) {
+		c, err := decodeRecord(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old, new, err := unmarshalImages(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Old == nil || c.New == nil || !reflect.DeepEqual(*c.Old, old) || !reflect.DeepEqual(*c.New, new) {
+			t.Fatalf("record %s: keyfirst %+v -> %+v, by hand %+v -> %+v", *r.Dynamodb.SequenceNumber, c.Old, c.New, old, new)
 		}
 	}
 }
