@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
@@ -320,10 +318,6 @@ func BenchmarkPutGetLocal(b *testing.B) {
 	name := e.Table().Name()
 	ctx := context.Background()
 	key := keyfirst.Must(e.Key(benchValue))
-	rawKey := map[string]types.AttributeValue{
-		"PK": &types.AttributeValueMemberS{Value: "CUST#" + benchValue.Customer},
-		"SK": &types.AttributeValueMemberS{Value: "ORDER#" + benchValue.ID},
-	}
 	b.Run("Put/keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -335,8 +329,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 	b.Run("Put/hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			item, _ := marshalByHand(benchValue)
-			if _, err := client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(name), Item: item}); err != nil {
+			if err := handPut(ctx, client, name, benchValue); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -352,11 +345,8 @@ func BenchmarkPutGetLocal(b *testing.B) {
 	b.Run("Get/hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(name), Key: rawKey})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if sinkOrder, err = unmarshalByHand(out.Item); err != nil {
+			var err error
+			if sinkOrder, err = handGet(ctx, client, name, benchValue); err != nil {
 				b.Fatal(err)
 			}
 		}
