@@ -1,7 +1,6 @@
 package keyfirst_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -166,22 +165,7 @@ func TestBatchGetTwinsAgree(t *testing.T) {
 	if _, err := handBatchGet(ctx, wirebody.Client(hand), s.table.Name(), ids); err != nil {
 		t.Fatal(err)
 	}
-	if len(mine.Bodies()) != 3 || len(hand.Bodies()) != 3 {
-		t.Fatalf("%d and %d requests, want 3", len(mine.Bodies()), len(hand.Bodies()))
-	}
-	for i := range mine.Bodies() {
-		m, err := wirebody.Sorted(mine.Bodies()[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := wirebody.Sorted(hand.Bodies()[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(m, h) || !bytes.Contains(m, []byte(fmt.Sprintf(`"CUST#%s"`, cs[100*i].ID))) {
-			t.Fatalf("request %d: keyfirst sent\n%s\nthe hand-written twin\n%s", i, m, h)
-		}
-	}
+	sameRequests(t, mine, hand, 3, func(i int) string { return fmt.Sprintf(`"CUST#%s"`, cs[100*i].ID) }, nil)
 	api := newFakeBatchGetter(cs[:200]) // the last 50 not found
 	got, err := s.customers.BatchGet(ctx, api, ks)
 	if err != nil {

@@ -70,3 +70,16 @@ func Sorted(body []byte) ([]byte, error) {
 	}
 	return json.Marshal(doc)
 }
+
+// SortedBodies returns the bodies kept, in the order sent, each [Sorted].
+func (r *Recorder) SortedBodies() ([][]byte, error) {
+	var out [][]byte
+	for _, b := range r.Bodies() {
+		s, err := Sorted(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
