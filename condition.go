@@ -25,11 +25,38 @@ import (
 func name(n string) expression.NameBuilder { return attrname.Name(n) }
 
 // built is an expression whose names all come from name: its Names are
-// the real attribute names.
-type built struct{ expression.Expression }
+// the real attribute names. A built kept for many requests (a cached
+// guard, [guardExpression]) carries its condition text and its names
+// made once (cond, names), which those requests share and only read.
+type built struct {
+	expression.Expression
+	cond  *string
+	names map[string]string
+}
 
 // Names returns the ExpressionAttributeNames of the expression.
-func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
+func (b built) Names() map[string]string {
+	if b.names != nil {
+		return b.names
+	}
+	return attrname.Names(b.Expression)
+}
+
+// Condition returns the ConditionExpression of the expression (nil:
+// none).
+func (b built) Condition() *string {
+	if b.cond != nil {
+		return b.cond
+	}
+	return b.Expression.Condition()
+}
+
+// shared is b with its condition text and names made once, for the
+// requests that share it.
+func (b built) shared() built {
+	b.cond, b.names = b.Expression.Condition(), attrname.Names(b.Expression)
+	return b
+}
 
 // build builds b, whose names all come from name, and checks its values
 // ([checkValues]): no expression keyfirst sends, of any kind of write
@@ -42,12 +69,12 @@ func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
 func (e *Entity[T]) build(b expression.Builder) (built, error) {
 	x, err := b.Build()
 	if err != nil {
-		return built{x}, err
+		return built{Expression: x}, err
 	}
 	if bad := checkValues(x.Values()); bad != nil {
-		return built{x}, e.valueError(bad)
+		return built{Expression: x}, e.valueError(bad)
 	}
-	return built{x}, nil
+	return built{Expression: x}, nil
 }
 
 // checkValues is the value check of an expression: each of values (its
@@ -504,8 +531,8 @@ func (e *Entity[T]) guardWith(g guard, extra expression.ConditionBuilder) expres
 // guardCache holds the built conditions of the guards that depend on the
 // entity only (a create; a put that may replace and an unversioned delete:
 // absent or of this type), built once rather than at every write. Their
-// maps are shared by every request that carries them, which only reads
-// them.
+// maps and their condition text are shared by every request that carries
+// them, which only reads them.
 var guardCache sync.Map // guardCacheKey -> built
 
 type guardCacheKey struct {
@@ -529,6 +556,7 @@ func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) 
 	}
 	x, err := e.build(expression.NewBuilder().WithCondition(e.condition(g)))
 	if err == nil {
+		x = x.shared()
 		guardCache.Store(k, x)
 	}
 	return x, err

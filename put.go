@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -165,7 +164,7 @@ func (e *Entity[T]) putUpdate(ctx context.Context, api PutItemAPI, item T, w pla
 // put is the planned write as a PutItem action.
 func (w plannedWrite[T]) put(e *Entity[T]) *types.Put {
 	return &types.Put{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Item:                                w.plan.item,
 		ConditionExpression:                 w.x.Condition(),
 		ExpressionAttributeNames:            w.x.Names(),

@@ -3,7 +3,6 @@ package keyfirst
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -145,7 +144,7 @@ func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.Upd
 // update is the planned write as an UpdateItem action.
 func (w plannedWrite[T]) update(e *Entity[T]) *types.Update {
 	return &types.Update{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(w.plan.key),
 		UpdateExpression:                    w.x.Update(),
 		ConditionExpression:                 w.x.Condition(),

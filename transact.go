@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -112,9 +111,9 @@ type writeExplainer interface {
 	explainWrite(stored map[string]types.AttributeValue, g guard, extra bool) *ConditionError
 }
 
-// Action returns the action as TransactWriteItems takes it. Its maps are
-// shared (with w, and the condition's with other writes of the entity):
-// do not modify them.
+// Action returns the action as TransactWriteItems takes it. Its maps and
+// strings are shared (with w; the condition's and the table name with
+// other writes of the entity): do not modify them.
 func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
 
 // ID returns the identity of the item the action writes or checks.
@@ -268,7 +267,7 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 		return TransactWrite{}, err
 	}
 	check := &types.ConditionCheck{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(key),
 		ConditionExpression:                 w.x.Condition(),
 		ExpressionAttributeNames:            w.x.Names(),
@@ -285,7 +284,7 @@ func (e *Entity[T]) TransactGet(key Key[T]) (types.TransactGetItem, ItemID, erro
 	if err := e.checkKey(key); err != nil {
 		return types.TransactGetItem{}, ItemID{}, err
 	}
-	get := &types.Get{TableName: aws.String(e.table.name), Key: e.keyMap(key)}
+	get := &types.Get{TableName: e.table.tableName(), Key: e.keyMap(key)}
 	return types.TransactGetItem{Get: get}, e.ItemID(key), nil
 }
 
