@@ -233,7 +233,7 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 	steps := make([]step, 0, len(actions))
 	at := make([]int, 0, len(actions))
 	size := 0
-	first := make(map[keyfirst.ItemID]int, len(actions))
+	var seen seenItems
 	for i, a := range actions {
 		if a == nil {
 			return nil, nil, &ActionError{Position: i, Err: errNilAction}
@@ -245,10 +245,9 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 		}
 		setPosition(a, i)
 		for _, s := range steps[n:] {
-			if j, dup := first[s.id]; dup {
+			if j, dup := seen.add(s.id, i); dup {
 				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: s.id.String()}
 			}
-			first[s.id] = i
 			size += s.size
 			at = append(at, i)
 		}
