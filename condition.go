@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -528,36 +528,40 @@ func (e *Entity[T]) guardWith(g guard, extra expression.ConditionBuilder) expres
 	return c
 }
 
-// guardCache holds the built conditions of the guards that depend on the
+// guardSet holds the built conditions of the guards that depend on the
 // entity only (a create; a put that may replace and an unversioned delete:
-// absent or of this type), built once rather than at every write. Their
-// maps and their condition text are shared by every request that carries
-// them, which only reads them.
-var guardCache sync.Map // guardCacheKey -> built
-
-type guardCacheKey struct {
-	typeAttr, typeName, pk string
-	kind                   guardKind
-	adopt                  bool
-	version                string
+// absent or of this type; each adopting or not), built at the first write
+// that needs one rather than at every write. Copies of an entity
+// ([Entity.In]) share it: the guards depend on the entity type, its key
+// and version attributes and the table's type attribute, which the
+// bindings of one description share. The maps and the condition text of
+// a built guard are shared by every request that carries them, which
+// only reads them.
+type guardSet struct {
+	built [2][2]atomic.Pointer[built] // [g.kind == guardAbsent][g.adopt]
 }
 
 // guardExpression builds g's condition, and extra too when it is set.
 func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) (built, error) {
-	if extra.IsSet() || len(g.unique) > 0 || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
+	if extra.IsSet() || len(g.unique) > 0 || g.kind != guardAbsent && g.kind != guardAbsentOrOwn || e.guards == nil {
 		return e.build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
 	}
-	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind, adopt: g.adopt}
-	if g.adopt {
-		k.version = e.version
-	}
-	if x, ok := guardCache.Load(k); ok {
-		return x.(built), nil
+	slot := &e.guards.built[b2i(g.kind == guardAbsent)][b2i(g.adopt)]
+	if x := slot.Load(); x != nil {
+		return *x, nil
 	}
 	x, err := e.build(expression.NewBuilder().WithCondition(e.condition(g)))
 	if err == nil {
 		x = x.shared()
-		guardCache.Store(k, x)
+		slot.Store(&x)
 	}
 	return x, err
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
