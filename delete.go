@@ -63,7 +63,7 @@ func (e *Entity[T]) planDelete(op string, v *T, extra expression.ConditionBuilde
 }
 
 // delete is the planned write as a DeleteItem action.
-func (w plannedWrite[T]) delete(e *Entity[T]) *types.Delete {
+func (w *plannedWrite[T]) delete(e *Entity[T]) *types.Delete {
 	return &types.Delete{
 		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(w.plan.key),

@@ -128,7 +128,7 @@ func (e *Entity[T]) updateOf(op string, p itemPlan[T], g guard, extra expression
 // updateInput is the UpdateItem request that writes the planned item with
 // the update expression and condition x.
 func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.UpdateItemInput {
-	up := plannedWrite[T]{plan: p, x: x}.update(e)
+	up := (&plannedWrite[T]{plan: p, x: x}).update(e)
 	return &dynamodb.UpdateItemInput{
 		TableName:                           up.TableName,
 		Key:                                 up.Key,
@@ -142,7 +142,7 @@ func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.Upd
 }
 
 // update is the planned write as an UpdateItem action.
-func (w plannedWrite[T]) update(e *Entity[T]) *types.Update {
+func (w *plannedWrite[T]) update(e *Entity[T]) *types.Update {
 	return &types.Update{
 		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(w.plan.key),

@@ -149,7 +149,7 @@ func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditio
 }
 
 // transactWrite wraps planned write w as an action of one item.
-func (e *Entity[T]) transactWrite(w plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
+func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
 	return TransactWrite{action: action, id: e.ItemID(w.plan.key), entity: e.typeName, size: size,
 		explainer: e, guard: w.guard, extra: w.extra}
 }
@@ -188,9 +188,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	}
 	w.stamp(e, &item)
 	if e.keepsCreated() {
-		return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+		return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
 	}
-	return e.transactWrite(w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
+	return e.transactWrite(&w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
 }
 
 // TransactReplace builds the action that replaces the stored item with item
@@ -218,7 +218,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 		return TransactWrite{}, item, err
 	}
 	w.stamp(e, &item)
-	return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+	return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
 }
 
 // TransactDelete builds the action that deletes the item with item's key
@@ -242,7 +242,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 			return TransactWrite{}, err
 		}
 	}
-	return e.transactWrite(w, types.TransactWriteItem{Delete: w.delete(e)}, e.keySize(w.plan.key)), nil
+	return e.transactWrite(&w, types.TransactWriteItem{Delete: w.delete(e)}, e.keySize(w.plan.key)), nil
 }
 
 // TransactCheck builds the action that checks [TransactOptions.Condition]
@@ -274,7 +274,7 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 		ExpressionAttributeValues:           w.x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
-	return e.transactWrite(w, types.TransactWriteItem{ConditionCheck: check}, e.keySize(key)), nil
+	return e.transactWrite(&w, types.TransactWriteItem{ConditionCheck: check}, e.keySize(key)), nil
 }
 
 // TransactGet builds the read of the item with key for TransactGetItems,
