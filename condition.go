@@ -136,8 +136,11 @@ func checkImage(item map[string]types.AttributeValue) error {
 // as the partial update's ([Entity.compileCond]: a field T lacks, a value
 // of the wrong type is its *UpdateError) and returned as an expression
 // (unset: none).
-func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) (expression.ConditionBuilder, error) {
+func (e *Entity[T]) checkTransactOptions(op string, o *TransactOptions) (expression.ConditionBuilder, error) {
 	var cond expression.ConditionBuilder
+	if o.Condition.IsZero() && o.Read == nil {
+		return cond, nil // nothing to check
+	}
 	if !o.Condition.IsZero() {
 		c, err := e.compileCond(o.Condition)
 		var bad *ItemError

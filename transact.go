@@ -178,7 +178,7 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if o.Read != nil {
 		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	cond, err := e.checkTransactOptions("Put", o)
+	cond, err := e.checkTransactOptions("Put", &o)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -202,7 +202,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")
 	}
-	cond, err := e.checkTransactOptions("Replace", o)
+	cond, err := e.checkTransactOptions("Replace", &o)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -228,7 +228,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	if o.CreateOnly {
 		return TransactWrite{}, e.transactOption("Delete", "CreateOnly", "only TransactPut takes it")
 	}
-	cond, err := e.checkTransactOptions("Delete", o)
+	cond, err := e.checkTransactOptions("Delete", &o)
 	if err != nil {
 		return TransactWrite{}, err
 	}
@@ -255,7 +255,7 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 	case o.CreateOnly || o.Read != nil:
 		return TransactWrite{}, e.transactOption("Check", "CreateOnly/Read", "a condition check takes only a Condition")
 	}
-	cond, err := e.checkTransactOptions("Check", o)
+	cond, err := e.checkTransactOptions("Check", &o)
 	if err != nil {
 		return TransactWrite{}, err
 	}
