@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -25,11 +25,38 @@ import (
 func name(n string) expression.NameBuilder { return attrname.Name(n) }
 
 // built is an expression whose names all come from name: its Names are
-// the real attribute names.
-type built struct{ expression.Expression }
+// the real attribute names. A built kept for many requests (a cached
+// guard, [guardExpression]) carries its condition text and its names
+// made once (cond, names), which those requests share and only read.
+type built struct {
+	expression.Expression
+	cond  *string
+	names map[string]string
+}
 
 // Names returns the ExpressionAttributeNames of the expression.
-func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
+func (b built) Names() map[string]string {
+	if b.names != nil {
+		return b.names
+	}
+	return attrname.Names(b.Expression)
+}
+
+// Condition returns the ConditionExpression of the expression (nil:
+// none).
+func (b built) Condition() *string {
+	if b.cond != nil {
+		return b.cond
+	}
+	return b.Expression.Condition()
+}
+
+// shared is b with its condition text and names made once, for the
+// requests that share it.
+func (b built) shared() built {
+	b.cond, b.names = b.Expression.Condition(), attrname.Names(b.Expression)
+	return b
+}
 
 // build builds b, whose names all come from name, and checks its values
 // ([checkValues]): no expression keyfirst sends, of any kind of write
@@ -42,12 +69,12 @@ func (b built) Names() map[string]string { return attrname.Names(b.Expression) }
 func (e *Entity[T]) build(b expression.Builder) (built, error) {
 	x, err := b.Build()
 	if err != nil {
-		return built{x}, err
+		return built{Expression: x}, err
 	}
 	if bad := checkValues(x.Values()); bad != nil {
-		return built{x}, e.valueError(bad)
+		return built{Expression: x}, e.valueError(bad)
 	}
-	return built{x}, nil
+	return built{Expression: x}, nil
 }
 
 // checkValues is the value check of an expression: each of values (its
@@ -109,8 +136,11 @@ func checkImage(item map[string]types.AttributeValue) error {
 // as the partial update's ([Entity.compileCond]: a field T lacks, a value
 // of the wrong type is its *UpdateError) and returned as an expression
 // (unset: none).
-func (e *Entity[T]) checkTransactOptions(op string, o TransactOptions) (expression.ConditionBuilder, error) {
+func (e *Entity[T]) checkTransactOptions(op string, o *TransactOptions) (expression.ConditionBuilder, error) {
 	var cond expression.ConditionBuilder
+	if o.Condition.IsZero() && o.Read == nil {
+		return cond, nil // nothing to check
+	}
 	if !o.Condition.IsZero() {
 		c, err := e.compileCond(o.Condition)
 		var bad *ItemError
@@ -501,35 +531,40 @@ func (e *Entity[T]) guardWith(g guard, extra expression.ConditionBuilder) expres
 	return c
 }
 
-// guardCache holds the built conditions of the guards that depend on the
+// guardSet holds the built conditions of the guards that depend on the
 // entity only (a create; a put that may replace and an unversioned delete:
-// absent or of this type), built once rather than at every write. Their
-// maps are shared by every request that carries them, which only reads
-// them.
-var guardCache sync.Map // guardCacheKey -> built
-
-type guardCacheKey struct {
-	typeAttr, typeName, pk string
-	kind                   guardKind
-	adopt                  bool
-	version                string
+// absent or of this type; each adopting or not), built at the first write
+// that needs one rather than at every write. Copies of an entity
+// ([Entity.In]) share it: the guards depend on the entity type, its key
+// and version attributes and the table's type attribute, which the
+// bindings of one description share. The maps and the condition text of
+// a built guard are shared by every request that carries them, which
+// only reads them.
+type guardSet struct {
+	built [2][2]atomic.Pointer[built] // [g.kind == guardAbsent][g.adopt]
 }
 
 // guardExpression builds g's condition, and extra too when it is set.
 func (e *Entity[T]) guardExpression(g guard, extra expression.ConditionBuilder) (built, error) {
-	if extra.IsSet() || len(g.unique) > 0 || g.kind != guardAbsent && g.kind != guardAbsentOrOwn {
+	if extra.IsSet() || len(g.unique) > 0 || g.kind != guardAbsent && g.kind != guardAbsentOrOwn || e.guards == nil {
 		return e.build(expression.NewBuilder().WithCondition(e.guardWith(g, extra)))
 	}
-	k := guardCacheKey{typeAttr: e.table.typeAttr, typeName: e.typeName, pk: e.pk.attr.Name, kind: g.kind, adopt: g.adopt}
-	if g.adopt {
-		k.version = e.version
-	}
-	if x, ok := guardCache.Load(k); ok {
-		return x.(built), nil
+	slot := &e.guards.built[b2i(g.kind == guardAbsent)][b2i(g.adopt)]
+	if x := slot.Load(); x != nil {
+		return *x, nil
 	}
 	x, err := e.build(expression.NewBuilder().WithCondition(e.condition(g)))
 	if err == nil {
-		guardCache.Store(k, x)
+		x = x.shared()
+		slot.Store(&x)
 	}
 	return x, err
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -3,7 +3,6 @@ package keyfirst
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -64,9 +63,9 @@ func (e *Entity[T]) planDelete(op string, v *T, extra expression.ConditionBuilde
 }
 
 // delete is the planned write as a DeleteItem action.
-func (w plannedWrite[T]) delete(e *Entity[T]) *types.Delete {
+func (w *plannedWrite[T]) delete(e *Entity[T]) *types.Delete {
 	return &types.Delete{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(w.plan.key),
 		ConditionExpression:                 w.x.Condition(),
 		ExpressionAttributeNames:            w.x.Names(),

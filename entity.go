@@ -165,6 +165,8 @@ type Entity[T any] struct {
 	texts *textHint
 	// shapes are the compiled expressions of its updates, by shape.
 	shapes *updateShapes
+	// guards are the built guards that depend on the entity only.
+	guards *guardSet
 }
 
 // derivation is one derived attribute.
@@ -316,7 +318,7 @@ func (b *entityBuilder[T]) basics() error {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
 	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version,
-		texts: new(textHint), shapes: &updateShapes{max: maxShapes}}
+		texts: new(textHint), shapes: &updateShapes{max: maxShapes}, guards: new(guardSet)}
 	return nil
 }
 

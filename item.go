@@ -75,7 +75,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	sl := &ar.sl
 
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
-	pk, err := e.derivePrimary(e.pk, v, &fr)
+	pk, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
 		return p, err
 	}
@@ -84,7 +84,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	size := itemsize.Size(e.pk.attr.Name, pk)
 	var sk types.AttributeValue
 	if e.hasSK {
-		if sk, err = e.derivePrimary(e.sk, v, &fr); err != nil {
+		if sk, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
 			return p, err
 		}
 		p.item[e.sk.attr.Name] = sk
@@ -134,21 +134,22 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	// a valid key value.
 	for gi := range e.groups {
 		g := &e.groups[gi]
-		for _, d := range g.fields {
+		for fi := range g.fields {
+			d := &g.fields[fi]
 			av, ok := p.item[d.attr.Name]
 			if !ok {
 				if g.decides && p.item[g.derived[0].attr.Name] != nil { // derived all or none
-					return p, e.itemError(d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
+					return p, e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
 						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
 				}
 				continue
 			}
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
-				return p, e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
+				return p, e.itemError(*d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
 			if d.timeKey {
 				field := av
-				if av, err = e.timeKeyValue(d, field); err != nil {
+				if av, err = e.timeKeyValue(*d, field); err != nil {
 					return p, err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
@@ -189,16 +190,17 @@ func keyFieldOnce(item map[string]types.AttributeValue, name string, key types.A
 // refuses an item for which the second computes another value than the
 // first.
 func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, sl *codec.Slab) error {
-	for _, d := range e.agree {
+	for i := range e.agree {
+		d := &e.agree[i]
 		av, _, err := d.get(v, sl)
 		if err != nil {
-			return e.itemError(d, ItemDerive, "", err)
+			return e.itemError(*d, ItemDerive, "", err)
 		}
 		if av, err = e.checkKeyValue(d, av); err != nil {
 			return err
 		}
 		if have := item[d.attr.Name]; !avequal.Equal(have, av) {
-			return e.itemError(d, ItemKeyConflict, fmt.Sprintf("the patterns that store it compute %s and %s for this item: bind them so that they agree", partOf(have).text(), partOf(av).text()), nil)
+			return e.itemError(*d, ItemKeyConflict, fmt.Sprintf("the patterns that store it compute %s and %s for this item: bind them so that they agree", partOf(have).text(), partOf(av).text()), nil)
 		}
 	}
 	return nil
@@ -210,10 +212,11 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T]) (size int, err error) {
 	in := true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
-	for i, d := range g.derived {
+	for i := range g.derived {
+		d := &g.derived[i]
 		av, ok, err := fr.get(d, v)
 		if err != nil {
-			return 0, e.itemError(d, ItemDerive, "", err)
+			return 0, e.itemError(*d, ItemDerive, "", err)
 		}
 		if !ok {
 			in = false
@@ -231,7 +234,8 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		}
 		return 0, nil
 	}
-	for i, d := range g.derived {
+	for i := range g.derived {
+		d := &g.derived[i]
 		p.item[d.attr.Name] = vals[i]
 		size += itemsize.Size(d.attr.Name, vals[i])
 	}
@@ -255,7 +259,7 @@ type funcResults[T any] struct {
 
 // get derives d from v, through the last Func result when d is of a Func
 // binding.
-func (fr *funcResults[T]) get(d derivation[T], v *T) (types.AttributeValue, bool, error) {
+func (fr *funcResults[T]) get(d *derivation[T], v *T) (types.AttributeValue, bool, error) {
 	if d.from == nil {
 		return d.get(v, fr.sl)
 	}
@@ -270,13 +274,13 @@ func (fr *funcResults[T]) get(d derivation[T], v *T) (types.AttributeValue, bool
 }
 
 // derivePrimary runs a primary key derivation, which must give a value.
-func (e *Entity[T]) derivePrimary(d derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, error) {
+func (e *Entity[T]) derivePrimary(d *derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, error) {
 	av, ok, err := fr.get(d, v)
 	if err != nil {
-		return nil, e.itemError(d, ItemDerive, "", err)
+		return nil, e.itemError(*d, ItemDerive, "", err)
 	}
 	if !ok {
-		return nil, e.itemError(d, ItemMissingKey, "a primary key derivation must always give a value", nil)
+		return nil, e.itemError(*d, ItemMissingKey, "a primary key derivation must always give a value", nil)
 	}
 	return e.checkKeyValue(d, av)
 }
@@ -287,7 +291,7 @@ func (e *Entity[T]) derivePrimary(d derivation[T], v *T, fr *funcResults[T]) (ty
 // invalid number. It returns the value to use: a number in DynamoDB's
 // canonical form ("-0" is "0", "1.50e2" is "150"), the form DynamoDB stores
 // and returns, so that keys compare as DynamoDB compares them.
-func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
+func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
 	size := 0
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -295,31 +299,31 @@ func (e *Entity[T]) checkKeyValue(d derivation[T], av types.AttributeValue) (typ
 			break
 		}
 		if x.Value == "" {
-			return nil, e.itemError(d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+			return nil, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
 		}
 		if !utf8.ValidString(x.Value) {
-			return nil, e.itemError(d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
+			return nil, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)
 	case *types.AttributeValueMemberN:
 		if d.attr.Type != types.ScalarAttributeTypeN {
 			break
 		}
-		return e.canonicalNumber(d, x)
+		return e.canonicalNumber(*d, x)
 	case *types.AttributeValueMemberB:
 		if d.attr.Type != types.ScalarAttributeTypeB {
 			break
 		}
 		if len(x.Value) == 0 {
-			return nil, e.itemError(d, ItemEmptyKey, "an empty binary is never a key value", nil)
+			return nil, e.itemError(*d, ItemEmptyKey, "an empty binary is never a key value", nil)
 		}
 		size = len(x.Value)
 	}
 	if size == 0 {
-		return nil, e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+		return nil, e.itemError(*d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
 	}
 	if size > d.limit {
-		return nil, e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+		return nil, e.itemError(*d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
 	}
 	return av, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -82,7 +81,7 @@ type plannedWrite[T any] struct {
 }
 
 // stamp sets the version the write stores in *v.
-func (w plannedWrite[T]) stamp(e *Entity[T], v *T) {
+func (w *plannedWrite[T]) stamp(e *Entity[T], v *T) {
 	if w.next >= 0 {
 		e.setVersion(v, w.next)
 	}
@@ -163,9 +162,9 @@ func (e *Entity[T]) putUpdate(ctx context.Context, api PutItemAPI, item T, w pla
 }
 
 // put is the planned write as a PutItem action.
-func (w plannedWrite[T]) put(e *Entity[T]) *types.Put {
+func (w *plannedWrite[T]) put(e *Entity[T]) *types.Put {
 	return &types.Put{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Item:                                w.plan.item,
 		ConditionExpression:                 w.x.Condition(),
 		ExpressionAttributeNames:            w.x.Names(),

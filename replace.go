@@ -3,7 +3,6 @@ package keyfirst
 import (
 	"context"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -129,7 +128,7 @@ func (e *Entity[T]) updateOf(op string, p itemPlan[T], g guard, extra expression
 // updateInput is the UpdateItem request that writes the planned item with
 // the update expression and condition x.
 func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.UpdateItemInput {
-	up := plannedWrite[T]{plan: p, x: x}.update(e)
+	up := (&plannedWrite[T]{plan: p, x: x}).update(e)
 	return &dynamodb.UpdateItemInput{
 		TableName:                           up.TableName,
 		Key:                                 up.Key,
@@ -143,9 +142,9 @@ func (e *Entity[T]) updateInput(p itemPlan[T], x built, o Options) *dynamodb.Upd
 }
 
 // update is the planned write as an UpdateItem action.
-func (w plannedWrite[T]) update(e *Entity[T]) *types.Update {
+func (w *plannedWrite[T]) update(e *Entity[T]) *types.Update {
 	return &types.Update{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(w.plan.key),
 		UpdateExpression:                    w.x.Update(),
 		ConditionExpression:                 w.x.Condition(),

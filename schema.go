@@ -223,9 +223,21 @@ func (k KeySchema) has(name string) bool {
 // bind the same description to another name with [Table.Named]. It is safe
 // for concurrent use.
 type Table struct {
-	name     string
+	name string
+	// nameText is name as the requests of the table's entities carry it,
+	// made once and shared by them, which only read it.
+	nameText *string
 	observer Observer // see Table.Observed
 	*schema
+}
+
+// tableName is the table's name as a request's TableName: shared, never
+// to be modified.
+func (t *Table) tableName() *string {
+	if t.nameText != nil {
+		return t.nameText
+	}
+	return aws.String(t.name)
 }
 
 // schema is what every binding of a table shares: the description and the
@@ -258,7 +270,7 @@ type schema struct {
 // attribute used with two types, invalid projections and billing.
 func NewTable(spec TableSpec) (*Table, error) {
 	v := schemaValidator{table: spec.Name, types: map[string]types.ScalarAttributeType{}}
-	t := &Table{name: spec.Name, schema: &schema{
+	t := &Table{name: spec.Name, nameText: aws.String(spec.Name), schema: &schema{
 		typeAttr: spec.TypeAttribute,
 		billing:  spec.BillingMode,
 		stream:   spec.Stream,
@@ -403,7 +415,7 @@ func (t *Table) Named(name string) (*Table, error) {
 	if err := v.name("", name, "table"); err != nil {
 		return nil, err
 	}
-	return &Table{name: name, observer: t.observer, schema: t.schema}, nil
+	return &Table{name: name, nameText: aws.String(name), observer: t.observer, schema: t.schema}, nil
 }
 
 // SameSchema reports whether t and other are bindings of one description

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -112,9 +111,9 @@ type writeExplainer interface {
 	explainWrite(stored map[string]types.AttributeValue, g guard, extra bool) *ConditionError
 }
 
-// Action returns the action as TransactWriteItems takes it. Its maps are
-// shared (with w, and the condition's with other writes of the entity):
-// do not modify them.
+// Action returns the action as TransactWriteItems takes it. Its maps and
+// strings are shared (with w; the condition's and the table name with
+// other writes of the entity): do not modify them.
 func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
 
 // ID returns the identity of the item the action writes or checks.
@@ -150,7 +149,7 @@ func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditio
 }
 
 // transactWrite wraps planned write w as an action of one item.
-func (e *Entity[T]) transactWrite(w plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
+func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
 	return TransactWrite{action: action, id: e.ItemID(w.plan.key), entity: e.typeName, size: size,
 		explainer: e, guard: w.guard, extra: w.extra}
 }
@@ -179,7 +178,7 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if o.Read != nil {
 		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	cond, err := e.checkTransactOptions("Put", o)
+	cond, err := e.checkTransactOptions("Put", &o)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -189,9 +188,9 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	}
 	w.stamp(e, &item)
 	if e.keepsCreated() {
-		return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+		return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
 	}
-	return e.transactWrite(w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
+	return e.transactWrite(&w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
 }
 
 // TransactReplace builds the action that replaces the stored item with item
@@ -203,7 +202,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 	if o.CreateOnly {
 		return TransactWrite{}, item, e.transactOption("Replace", "CreateOnly", "only TransactPut takes it")
 	}
-	cond, err := e.checkTransactOptions("Replace", o)
+	cond, err := e.checkTransactOptions("Replace", &o)
 	if err != nil {
 		return TransactWrite{}, item, err
 	}
@@ -219,7 +218,7 @@ func (e *Entity[T]) TransactReplace(item T, o TransactOptions) (TransactWrite, T
 		return TransactWrite{}, item, err
 	}
 	w.stamp(e, &item)
-	return e.transactWrite(w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+	return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
 }
 
 // TransactDelete builds the action that deletes the item with item's key
@@ -229,7 +228,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 	if o.CreateOnly {
 		return TransactWrite{}, e.transactOption("Delete", "CreateOnly", "only TransactPut takes it")
 	}
-	cond, err := e.checkTransactOptions("Delete", o)
+	cond, err := e.checkTransactOptions("Delete", &o)
 	if err != nil {
 		return TransactWrite{}, err
 	}
@@ -243,7 +242,7 @@ func (e *Entity[T]) TransactDelete(item T, o TransactOptions) (TransactWrite, er
 			return TransactWrite{}, err
 		}
 	}
-	return e.transactWrite(w, types.TransactWriteItem{Delete: w.delete(e)}, e.keySize(w.plan.key)), nil
+	return e.transactWrite(&w, types.TransactWriteItem{Delete: w.delete(e)}, e.keySize(w.plan.key)), nil
 }
 
 // TransactCheck builds the action that checks [TransactOptions.Condition]
@@ -256,7 +255,7 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 	case o.CreateOnly || o.Read != nil:
 		return TransactWrite{}, e.transactOption("Check", "CreateOnly/Read", "a condition check takes only a Condition")
 	}
-	cond, err := e.checkTransactOptions("Check", o)
+	cond, err := e.checkTransactOptions("Check", &o)
 	if err != nil {
 		return TransactWrite{}, err
 	}
@@ -268,14 +267,14 @@ func (e *Entity[T]) TransactCheck(key Key[T], o TransactOptions) (TransactWrite,
 		return TransactWrite{}, err
 	}
 	check := &types.ConditionCheck{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(key),
 		ConditionExpression:                 w.x.Condition(),
 		ExpressionAttributeNames:            w.x.Names(),
 		ExpressionAttributeValues:           w.x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	}
-	return e.transactWrite(w, types.TransactWriteItem{ConditionCheck: check}, e.keySize(key)), nil
+	return e.transactWrite(&w, types.TransactWriteItem{ConditionCheck: check}, e.keySize(key)), nil
 }
 
 // TransactGet builds the read of the item with key for TransactGetItems,
@@ -285,7 +284,7 @@ func (e *Entity[T]) TransactGet(key Key[T]) (types.TransactGetItem, ItemID, erro
 	if err := e.checkKey(key); err != nil {
 		return types.TransactGetItem{}, ItemID{}, err
 	}
-	get := &types.Get{TableName: aws.String(e.table.name), Key: e.keyMap(key)}
+	get := &types.Get{TableName: e.table.tableName(), Key: e.keyMap(key)}
 	return types.TransactGetItem{Get: get}, e.ItemID(key), nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -216,7 +215,7 @@ func (e *Entity[T]) TransactUpdate(key Key[T], u Update) (TransactWrite, error) 
 // update action: the request of Update and of TransactUpdate.
 func (e *Entity[T]) updateAction(w partialWrite, key Key[T]) *types.Update {
 	return &types.Update{
-		TableName:                           aws.String(e.table.name),
+		TableName:                           e.table.tableName(),
 		Key:                                 e.keyMap(key),
 		UpdateExpression:                    w.x.update,
 		ConditionExpression:                 w.x.cond,

@@ -469,7 +469,7 @@ func (p *partialPlan[T]) storeFields() error {
 							return err
 						}
 					}
-					if av, err = e.checkKeyValue(d, av); err != nil {
+					if av, err = e.checkKeyValue(&d, av); err != nil {
 						return err
 					}
 				case g.decides && !p.left.has(g.index):

@@ -39,19 +39,35 @@ var (
 )
 
 // benchQuery is the query, and the raw equivalents' bounds.
-func benchQuery(b *testing.B, s shop) (q query.Query[Order], lo, hi string) {
-	b.Helper()
-	cond := benchCond(b)
+func benchQuery(tb testing.TB, s shop) (q query.Query[Order], lo, hi string) {
+	tb.Helper()
+	cond := benchCond(tb)
 	lo, hi = cond.Values()
 	return query.On(s.orders, byStatusDate, "c1").Sort(cond).Limit(100), lo, hi
 }
 
 // benchCond is the query's sort key condition: CANCELLED in Q3.
-func benchCond(b *testing.B) keys.Cond {
-	b.Helper()
+func benchCond(tb testing.TB) keys.Cond {
+	tb.Helper()
 	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
-	noErr(b, err)
+	noErr(tb, err)
 	return cond
+}
+
+// otherConds is q with 64 sort key conditions, each starting an hour
+// later than the last, and each condition's bounds: a new condition on
+// each call reuses nothing of the last call's binding (see
+// template.binding).
+func otherConds(tb testing.TB, q query.Query[Order]) (qs []query.Query[Order], bounds [][2]string) {
+	tb.Helper()
+	for i := range 64 {
+		from := micro("2019-07-01T00:00:00").Add(time.Duration(i) * time.Hour)
+		cond, err := statusDate.With1(Cancelled).HalfOpen(from, micro("2019-10-01T00:00:00"))
+		noErr(tb, err)
+		lo, hi := cond.Values()
+		qs, bounds = append(qs, q.Sort(cond)), append(bounds, [2]string{lo, hi})
+	}
+	return qs, bounds
 }
 
 // onQuery is the same query built from its pattern, as a service builds it
@@ -271,15 +287,8 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		}
 	})
-	// A new sort key condition on each call: nothing of the last call's
-	// binding is reused (see template.binding).
-	var others []query.Query[Order]
-	for i := range 64 {
-		from := micro("2019-07-01T00:00:00").Add(time.Duration(i) * time.Hour)
-		cond, err := statusDate.With1(Cancelled).HalfOpen(from, micro("2019-10-01T00:00:00"))
-		noErr(b, err)
-		others = append(others, q.Sort(cond))
-	}
+	// A new sort key condition on each call.
+	others, _ := otherConds(b, q)
 	b.Run("keyfirst-new-condition", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0

@@ -10,24 +10,39 @@ import (
 	"github.com/keyfirst/keyfirst/query"
 )
 
-// TestBenchmarkTwinsAgree proves that the twins of BenchmarkBuild and
-// BenchmarkPage send the same request: both bodies, as the SDK
-// serializes them and with their object keys sorted, are the same bytes.
+// TestBenchmarkTwinsAgree proves that every keyfirst variant of
+// BenchmarkBuild and BenchmarkPage sends the request of its hand-written
+// twin: both bodies, as the SDK serializes them and with their object
+// keys sorted, are the same bytes.
 func TestBenchmarkTwinsAgree(t *testing.T) {
 	s := newShop(t, "shop")
-	cond, err := statusDate.With1(Cancelled).HalfOpen(micro("2019-07-01T00:00:00"), micro("2019-10-01T00:00:00"))
-	noErr(t, err)
-	lo, hi := cond.Values()
-	stub := &wirebody.Recorder{Keep: true}
-	client := wirebody.Client(stub)
-	ctx := context.Background()
-	if _, err := onQuery(s, cond).Page(ctx, client); err != nil {
-		t.Fatal(err)
+	q, lo, hi := benchQuery(t, s)
+	cond := benchCond(t)
+	others, bounds := otherConds(t, q)
+	variants := []struct {
+		name   string
+		q      query.Query[Order]
+		lo, hi string
+	}{
+		{"keyfirst", q, lo, hi},
+		{"keyfirst-on", onQuery(s, cond), lo, hi},
+		{"keyfirst-new-condition/first", others[0], bounds[0][0], bounds[0][1]},
+		{"keyfirst-new-condition/last", others[len(others)-1], bounds[len(bounds)-1][0], bounds[len(bounds)-1][1]},
 	}
-	if _, err := client.Query(ctx, handInput("shop", lo, hi)); err != nil {
-		t.Fatal(err)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			stub := &wirebody.Recorder{Keep: true}
+			client := wirebody.Client(stub)
+			ctx := context.Background()
+			if _, err := v.q.Page(ctx, client); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := client.Query(ctx, handInput("shop", v.lo, v.hi)); err != nil {
+				t.Fatal(err)
+			}
+			sentTheSame(t, stub)
+		})
 	}
-	sentTheSame(t, stub)
 }
 
 // TestCollectTwinsAgree proves that BenchmarkCollect's twins do the same

@@ -21,28 +21,75 @@ type Action interface {
 }
 
 // step is one item of TransactWriteItems, and how to explain its
-// failure.
+// failure: the action's own item (own), which carries its action, its
+// identity and its size, prints its key and explains its failure itself
+// (nothing is made for that while the transaction is built), or a unique
+// marker (marker), which carries all of that itself.
 type step struct {
-	action types.TransactWriteItem
-	id     keyfirst.ItemID
-	part   string // "" for the action's own item
-	entity string
-	size   int
-	// own is the action's own item, which prints its key and explains
-	// its failure itself (nothing is made for that while the transaction
-	// is built); a unique marker sets key and explainFn instead.
-	own keyfirst.TransactWrite
-	key string
+	own    keyfirst.TransactWrite
+	marker *markerPart
 	// table is the table bound, whose Observer sees the transaction (the
 	// first step's).
-	table     *keyfirst.Table
+	table *keyfirst.Table
+}
+
+// markerPart is what a step of a unique marker carries: the step of the
+// action's own item takes it from its [keyfirst.TransactWrite].
+type markerPart struct {
+	action    types.TransactWriteItem
+	id        keyfirst.ItemID
+	part      string
+	entity    string
+	size      int
+	key       string
 	explainFn func(stored map[string]types.AttributeValue) error
+}
+
+// action is the step as TransactWriteItems takes it.
+func (s *step) action() types.TransactWriteItem {
+	if s.marker != nil {
+		return s.marker.action
+	}
+	return s.own.Action()
+}
+
+// id is the identity of the step's item.
+func (s *step) id() keyfirst.ItemID {
+	if s.marker != nil {
+		return s.marker.id
+	}
+	return s.own.ID()
+}
+
+// size is what the step counts toward the transaction's size limit.
+func (s *step) size() int {
+	if s.marker != nil {
+		return s.marker.size
+	}
+	return s.own.Size()
+}
+
+// entity is the entity-type name of the step's item (of the marker's
+// owner).
+func (s *step) entity() string {
+	if s.marker != nil {
+		return s.marker.entity
+	}
+	return s.own.Entity()
+}
+
+// part is "" for the action's own item, else the marker it is.
+func (s *step) part() string {
+	if s.marker != nil {
+		return s.marker.part
+	}
+	return ""
 }
 
 // keyText prints the step's key.
 func (s *step) keyText() string {
-	if s.explainFn != nil {
-		return s.key
+	if s.marker != nil {
+		return s.marker.key
 	}
 	return s.own.Key()
 }
@@ -50,8 +97,8 @@ func (s *step) keyText() string {
 // explain says why the step's condition failed, from the item DynamoDB
 // returned with the cancellation (nil: none).
 func (s *step) explain(stored map[string]types.AttributeValue) error {
-	if s.explainFn != nil {
-		return s.explainFn(stored)
+	if s.marker != nil {
+		return s.marker.explainFn(stored)
 	}
 	return s.own.Explain(stored)
 }
@@ -207,7 +254,7 @@ func (op *Op[T]) build(b *builder) (step, error) {
 	if err != nil {
 		return step{}, err
 	}
-	return step{action: w.Action(), id: w.ID(), entity: w.Entity(), size: w.Size(), own: w, table: op.e.Table()}, nil
+	return step{own: w, table: op.e.Table()}, nil
 }
 
 func (op *Op[T]) appendSteps(b *builder, out []step) ([]step, error) {

@@ -138,7 +138,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		return nil, &LimitError{Err: ErrTooManyActions, Count: len(reads), Limit: MaxActions}
 	}
 	items := make([]types.TransactGetItem, len(reads))
-	first := make(map[keyfirst.ItemID]int, len(reads))
+	var seen seenItems
 	for i, r := range reads {
 		if r == nil {
 			return nil, &ActionError{Position: i, Err: errNilAction}
@@ -147,10 +147,9 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		if err != nil {
 			return nil, actionError(i, r, "", err)
 		}
-		if j, dup := first[id]; dup {
+		if j, dup := seen.add(id, i); dup {
 			return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 		}
-		first[id] = i
 		items[i] = item
 	}
 	in := &dynamodb.TransactGetItemsInput{

@@ -337,7 +337,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 	t := u.e.Table()
 	key := u.markerKey(m)
 	pk := t.PrimaryKey().PartitionKey[0].Name
-	s := step{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key), table: t}
+	s := &markerPart{id: t.ItemID(key), entity: u.e.Type(), key: fmt.Sprintf("%q", m.key)}
 	ue := &UniqueError{Err: ErrNotUnique, Entity: u.e.Type(), Field: u.goName, Attribute: u.attr, Value: m.value}
 	s.explainFn = func(stored map[string]types.AttributeValue) error {
 		e := *ue
@@ -353,7 +353,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		s.action.Put = &types.Put{TableName: aws.String(t.Name()), Item: item, ConditionExpression: x.Condition(),
 			ExpressionAttributeNames: attrname.Names(x), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		s.size = size(item)
-		return s
+		return step{marker: s, table: t}
 	}
 	s.part = "unique " + u.attr + " (old value)"
 	ue.Err = ErrMarkerOwner
@@ -363,7 +363,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	s.size = size(key)
-	return s
+	return step{marker: s, table: t}
 }
 
 func size(item map[string]types.AttributeValue) int {

@@ -177,8 +177,8 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 		return err
 	}
 	items := make([]types.TransactWriteItem, len(steps))
-	for i, s := range steps {
-		items[i] = s.action
+	for i := range steps {
+		items[i] = steps[i].action()
 	}
 	canon := &canonicalBody{on: canonical, derive: o.ContentToken}
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
@@ -233,7 +233,7 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 	steps := make([]step, 0, len(actions))
 	at := make([]int, 0, len(actions))
 	size := 0
-	first := make(map[keyfirst.ItemID]int, len(actions))
+	var seen seenItems
 	for i, a := range actions {
 		if a == nil {
 			return nil, nil, &ActionError{Position: i, Err: errNilAction}
@@ -244,12 +244,13 @@ func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
 			return nil, nil, actionError(i, a, "", err)
 		}
 		setPosition(a, i)
-		for _, s := range steps[n:] {
-			if j, dup := first[s.id]; dup {
-				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: s.id.String()}
+		for k := n; k < len(steps); k++ {
+			s := &steps[k]
+			id := s.id()
+			if j, dup := seen.add(id, i); dup {
+				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 			}
-			first[s.id] = i
-			size += s.size
+			size += s.size()
 			at = append(at, i)
 		}
 	}
@@ -293,7 +294,7 @@ func explain(err error, steps []step, at []int, token string) (*CanceledError, b
 			continue
 		}
 		s := &steps[i]
-		ae := &ActionError{Position: at[i], Part: s.part, Table: s.id.Table(), Entity: s.entity, Key: s.keyText(),
+		ae := &ActionError{Position: at[i], Part: s.part(), Table: s.id().Table(), Entity: s.entity(), Key: s.keyText(),
 			Reason: code, Message: aws.ToString(r.Message), Err: reasonError(code)}
 		if code == "ConditionalCheckFailed" {
 			ae.Err = s.explain(r.Item)
