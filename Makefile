@@ -5,7 +5,8 @@
 #   make example   the flagship example against DynamoDB Local in a container
 #   make examples  every example program against one DynamoDB Local
 #   make bench     every package's benchmarks in interleaved rounds, the median
-#                  ratio keyfirst/hand of each pair (not part of make test)
+#                  ratio of each keyfirst variant to its hand-written twin
+#                  (not part of make test)
 
 DYNAMODB_LOCAL_IMAGE ?= amazon/dynamodb-local:3.3.1
 # A count of executions, not a duration: with a duration, go1.26's fuzz
@@ -37,9 +38,11 @@ test: tracked vet staticcheck docker image
 	  $(MAKE) --no-print-directory clean-containers || rc=1; exit $$rc
 
 # BENCH_ROUNDS rounds (at least 10 for a figure to quote); each round runs
-# every benchmark of every package once (-count 1), so that the variants
-# keyfirst and hand of a pair run side by side under the same load; the
-# median of the per-round ratios is printed (internal/benchratio).
+# every benchmark of every package once (-count 1), so that each keyfirst
+# variant (keyfirst, keyfirst-<variant>) and its hand twin run side by side
+# under the same load; the median of the per-round ratios of ns/op, B/op,
+# allocs/op and the benchmark's own metrics is printed, references
+# (raw-expression, attributevalue) apart (internal/benchratio).
 # BENCH_TIME is each run's -benchtime, BENCH_PKGS the packages.
 BENCH_ROUNDS ?= 10
 BENCH_TIME ?= 1s
