@@ -154,7 +154,18 @@ func rangeOver[V any](l *layout, c Codec[V], err error, fixed ...string) Range[V
 	}
 	head := l.head
 	if len(fixed) > 0 {
-		head += strings.Join(fixed, string(l.sep)) + string(l.sep)
+		var b strings.Builder // one allocation for the whole head
+		n := len(head)
+		for _, f := range fixed {
+			n += len(f) + 1
+		}
+		b.Grow(n)
+		b.WriteString(head)
+		for _, f := range fixed {
+			b.WriteString(f)
+			b.WriteByte(l.sep)
+		}
+		head = b.String()
 	}
 	return Range[V]{
 		c:       c,

@@ -182,11 +182,21 @@ func (r Range[V]) Between(lo, hi V) (Cond, error) {
 // precision (2019-09-30T23:59:59.999999 at [Micro]). An empty window is
 // [ErrEmptyRange].
 func (r Range[V]) HalfOpen(lo, hi V) (Cond, error) {
-	el, err := r.encode(lo)
+	if err := r.ready(); err != nil {
+		return Cond{}, err
+	}
+	// Every text of the condition comes from one buffer: head+lo, then
+	// head+pred(hi) (and the separator's successor), then pred(hi) for the
+	// native form; lo and pred(hi) are the strings within.
+	b := make([]byte, 0, 2*len(r.head)+3*r.c.size(lo)+1)
+	b = append(b, r.head...)
+	b, err := appendAt(nil, r.c, b, lo, r.sep, r.segment)
 	if err != nil {
 		return Cond{}, err
 	}
-	if _, err := r.encode(hi); err != nil {
+	loEnd := len(b)
+	// hi must encode; its bytes, beyond b's length, are written over.
+	if _, err := appendAt(nil, r.c, b, hi, r.sep, r.segment); err != nil {
 		return Cond{}, err
 	}
 	// The two renderings may need different predecessors of hi: an
@@ -196,18 +206,26 @@ func (r Range[V]) HalfOpen(lo, hi V) (Cond, error) {
 	if !okc || !okn {
 		return Cond{}, r.empty(hi)
 	}
-	ec, err := r.encode(pc)
-	if err != nil {
+	hiStart := len(b)
+	b = append(b, r.head...)
+	ecStart := len(b)
+	if b, err = appendAt(nil, r.c, b, pc, r.sep, r.segment); err != nil {
 		return Cond{}, err
 	}
-	en, err := r.encode(pn)
-	if err != nil {
+	ecEnd := len(b)
+	if !r.last {
+		b = append(b, r.sep+1) // upper: every key whose segment is pc, whatever follows
+	}
+	hiEnd := len(b)
+	if b, err = appendAt(nil, r.c, b, pn, r.sep, r.segment); err != nil {
 		return Cond{}, err
 	}
+	s := bytesToString(b)
+	el, ec, en := s[len(r.head):loEnd], s[ecStart:ecEnd], s[hiEnd:]
 	if el > ec || el > en {
 		return Cond{}, r.empty(lo)
 	}
-	return r.cond(OpBetween, r.head+el, r.upper(ec), OpBetween, el, en), nil
+	return r.cond(OpBetween, s[:loEnd], s[hiStart:hiEnd], OpBetween, el, en), nil
 }
 
 // BeginsWith selects every key whose fixed segments (and literal prefix)
