@@ -15,7 +15,7 @@ import (
 type Action interface {
 	// appendSteps builds the items the action writes or checks (one for
 	// an item, more with its unique markers) and appends them to out.
-	appendSteps(b *builder, out []step) ([]step, error)
+	appendSteps(b builder, out []step) ([]step, error)
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -31,6 +31,7 @@ type step struct {
 	// table is the table bound, whose Observer sees the transaction (the
 	// first step's).
 	table *keyfirst.Table
+	at    int // the position of the step's action in the transaction
 }
 
 // markerPart is what a step of a unique marker carries: the step of the
@@ -228,7 +229,7 @@ func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
 // build builds the op's own item.
-func (op *Op[T]) build(b *builder) (step, error) {
+func (op *Op[T]) build(b builder) (step, error) {
 	if op.e == nil {
 		return step{}, errNoEntity
 	}
@@ -257,7 +258,7 @@ func (op *Op[T]) build(b *builder) (step, error) {
 	return step{own: w, table: op.e.Table()}, nil
 }
 
-func (op *Op[T]) appendSteps(b *builder, out []step) ([]step, error) {
+func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 	s, err := op.build(b)
 	if err != nil {
 		return out, err
@@ -311,7 +312,7 @@ func (op *Op[T]) Stored(err error) (v T, ok bool, decodeErr error) {
 
 // readOf returns the item with item's key as [Run] read it, nil when it
 // did not (or item has no valid key, which building the action reports).
-func readOf[T any](b *builder, e *keyfirst.Entity[T], item T) map[string]types.AttributeValue {
+func readOf[T any](b builder, e *keyfirst.Entity[T], item T) map[string]types.AttributeValue {
 	if len(b.reads) == 0 {
 		return nil
 	}

@@ -199,7 +199,7 @@ func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 
-func (x *UniqueOp[T]) appendSteps(b *builder, steps []step) ([]step, error) {
+func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
 	var oldM, nuM marker
