@@ -228,43 +228,43 @@ func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update
 // errNoEntity is the error of an action without entity.
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
-// build builds the op's own item.
-func (op *Op[T]) build(b builder) (step, error) {
+// build builds the op's own item into s.
+func (op *Op[T]) build(b builder, s *step) error {
 	if op.e == nil {
-		return step{}, errNoEntity
+		return errNoEntity
 	}
-	o := op.opts
-	var (
-		w   keyfirst.TransactWrite
-		err error
-	)
+	o := &op.opts
+	var err error
 	switch op.kind {
 	case opPut:
-		w, op.pending, err = op.e.TransactPut(op.item, o)
+		s.own, op.pending, err = op.e.TransactPut(op.item, *o)
 	case opReplace:
+		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		w, op.pending, err = op.e.TransactReplace(op.item, o)
+		s.own, op.pending, err = op.e.TransactReplace(op.item, o)
 	case opDelete:
+		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		w, err = op.e.TransactDelete(op.item, o)
+		s.own, err = op.e.TransactDelete(op.item, o)
 	case opCheck:
-		w, err = op.e.TransactCheck(op.key, o)
+		s.own, err = op.e.TransactCheck(op.key, *o)
 	case opUpdate:
-		w, err = op.e.TransactUpdate(op.key, op.update)
+		s.own, err = op.e.TransactUpdate(op.key, op.update)
 	}
-	if err != nil {
-		return step{}, err
-	}
-	return step{own: w, table: op.e.Table()}, nil
+	s.table = op.e.Table()
+	return err
 }
 
-func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
-	s, err := op.build(b)
-	if err != nil {
-		return out, err
+// appendOwn appends the step of op's own item to out, built in place.
+func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
+	out = append(out, step{})
+	if err := op.build(b, &out[len(out)-1]); err != nil {
+		return out[:len(out)-1], err
 	}
-	return append(out, s), nil
+	return out, nil
 }
+
+func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) { return op.appendOwn(b, out) }
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 
