@@ -17,8 +17,11 @@ const (
 	MaxBatchWrite = 25  // requests per BatchWriteItem request
 )
 
-// keyPair identifies an item of the table in a batch.
-type keyPair struct{ pk, sk keyPart }
+// keyPair identifies an item of the table in a batch. The sort key comes
+// first: two items of one collection, the pairs compared most often (a
+// transaction's or a batch's check for one item twice), differ there,
+// and the comparison stops at the first field.
+type keyPair struct{ sk, pk keyPart }
 
 // sendChunk sends the requests at the given positions and appends to
 // unprocessed the positions DynamoDB left unprocessed. The chunk's slice

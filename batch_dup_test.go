@@ -10,8 +10,8 @@ import (
 // values have the same text but other types hash alike and are not
 // duplicates.
 func TestFirstDuplicate(t *testing.T) {
-	s := func(v string) keyPart { return keyPart{types.ScalarAttributeTypeS, v} }
-	n := func(v string) keyPart { return keyPart{types.ScalarAttributeTypeN, v} }
+	s := func(v string) keyPart { return keyPart{val: v, typ: types.ScalarAttributeTypeS} }
+	n := func(v string) keyPart { return keyPart{val: v, typ: types.ScalarAttributeTypeN} }
 	tests := []struct {
 		name          string
 		pairs         []keyPair

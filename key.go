@@ -27,8 +27,8 @@ type Key[T any] struct {
 
 // keyPart is one key attribute value in comparable form.
 type keyPart struct {
+	val string // the S or N text, or the B bytes; first, where parts differ
 	typ types.ScalarAttributeType
-	val string // the S or N text, or the B bytes
 }
 
 // IsZero reports whether k is the zero Key (not derived from an item).
@@ -69,11 +69,11 @@ func (p keyPart) write(b *strings.Builder) {
 func partOf(av types.AttributeValue) keyPart {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
-		return keyPart{types.ScalarAttributeTypeS, x.Value}
+		return keyPart{val: x.Value, typ: types.ScalarAttributeTypeS}
 	case *types.AttributeValueMemberN:
-		return keyPart{types.ScalarAttributeTypeN, x.Value}
+		return keyPart{val: x.Value, typ: types.ScalarAttributeTypeN}
 	case *types.AttributeValueMemberB:
-		return keyPart{types.ScalarAttributeTypeB, string(x.Value)}
+		return keyPart{val: string(x.Value), typ: types.ScalarAttributeTypeB}
 	}
 	return keyPart{}
 }

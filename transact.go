@@ -25,8 +25,8 @@ var ErrConditionFailed = errors.New("keyfirst: condition failed")
 // comparable: two ItemIDs are equal exactly when DynamoDB takes them for
 // one item.
 type ItemID struct {
+	key   keyPair // first: where two items of one table differ
 	table string
-	key   keyPair
 }
 
 // Table returns the name of the item's table.

@@ -15,7 +15,7 @@ import (
 type Action interface {
 	// appendSteps builds the items the action writes or checks (one for
 	// an item, more with its unique markers) and appends them to out.
-	appendSteps(b *builder, out []step) ([]step, error)
+	appendSteps(b builder, out []step) ([]step, error)
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -31,6 +31,7 @@ type step struct {
 	// table is the table bound, whose Observer sees the transaction (the
 	// first step's).
 	table *keyfirst.Table
+	at    int // the position of the step's action in the transaction
 }
 
 // markerPart is what a step of a unique marker carries: the step of the
@@ -227,43 +228,43 @@ func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update
 // errNoEntity is the error of an action without entity.
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
-// build builds the op's own item.
-func (op *Op[T]) build(b *builder) (step, error) {
+// build builds the op's own item into s.
+func (op *Op[T]) build(b builder, s *step) error {
 	if op.e == nil {
-		return step{}, errNoEntity
+		return errNoEntity
 	}
-	o := op.opts
-	var (
-		w   keyfirst.TransactWrite
-		err error
-	)
+	o := &op.opts
+	var err error
 	switch op.kind {
 	case opPut:
-		w, op.pending, err = op.e.TransactPut(op.item, o)
+		s.own, op.pending, err = op.e.TransactPut(op.item, *o)
 	case opReplace:
+		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		w, op.pending, err = op.e.TransactReplace(op.item, o)
+		s.own, op.pending, err = op.e.TransactReplace(op.item, o)
 	case opDelete:
+		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		w, err = op.e.TransactDelete(op.item, o)
+		s.own, err = op.e.TransactDelete(op.item, o)
 	case opCheck:
-		w, err = op.e.TransactCheck(op.key, o)
+		s.own, err = op.e.TransactCheck(op.key, *o)
 	case opUpdate:
-		w, err = op.e.TransactUpdate(op.key, op.update)
+		s.own, err = op.e.TransactUpdate(op.key, op.update)
 	}
-	if err != nil {
-		return step{}, err
-	}
-	return step{own: w, table: op.e.Table()}, nil
+	s.table = op.e.Table()
+	return err
 }
 
-func (op *Op[T]) appendSteps(b *builder, out []step) ([]step, error) {
-	s, err := op.build(b)
-	if err != nil {
-		return out, err
+// appendOwn appends the step of op's own item to out, built in place.
+func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
+	out = append(out, step{})
+	if err := op.build(b, &out[len(out)-1]); err != nil {
+		return out[:len(out)-1], err
 	}
-	return append(out, s), nil
+	return out, nil
 }
+
+func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) { return op.appendOwn(b, out) }
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 
@@ -311,7 +312,7 @@ func (op *Op[T]) Stored(err error) (v T, ok bool, decodeErr error) {
 
 // readOf returns the item with item's key as [Run] read it, nil when it
 // did not (or item has no valid key, which building the action reports).
-func readOf[T any](b *builder, e *keyfirst.Entity[T], item T) map[string]types.AttributeValue {
+func readOf[T any](b builder, e *keyfirst.Entity[T], item T) map[string]types.AttributeValue {
 	if len(b.reads) == 0 {
 		return nil
 	}

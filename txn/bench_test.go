@@ -3,6 +3,7 @@ package txn_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"testing"
@@ -22,7 +23,8 @@ import (
 // (BenchmarkX/hand), in one run: against a fake API (the library's own
 // work), over a stubbed HTTP client (the SDK's serialization and signing
 // added) and on DynamoDB Local. TestWrite10TwinsAgree proves that both
-// send the same request body. Run with
+// send the same request body, TestWrite10RandomTokenTwinsAgree that
+// keyfirst-random-token sends it too but for its token. Run with
 //
 //	go test -run '^$' -bench Write10 -benchmem ./txn/
 
@@ -133,6 +135,29 @@ func BenchmarkWrite10Local(b *testing.B) {
 // same request: both bodies, as the SDK serializes them and with their
 // object keys sorted, are the same bytes.
 func TestWrite10TwinsAgree(t *testing.T) {
+	mine, hand := write10Bodies(t, txn.Token(benchToken))
+	if mine, hand := sorted(t, mine), sorted(t, hand); !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+}
+
+// TestWrite10RandomTokenTwinsAgree proves that keyfirst-random-token of
+// BenchmarkWrite10 sends the hand-written twin's request but for its
+// token, one of its own.
+func TestWrite10RandomTokenTwinsAgree(t *testing.T) {
+	mine, hand := write10Bodies(t)
+	if token := bodyToken(t, mine); token == "" || token == benchToken {
+		t.Fatalf("keyfirst sent token %q, want a random one", token)
+	}
+	if mine, hand := sorted(t, maskToken(t, mine)), sorted(t, maskToken(t, hand)); !bytes.Equal(mine, hand) {
+		t.Fatalf("keyfirst sent (token masked)\n%s\nthe hand-written twin\n%s", mine, hand)
+	}
+}
+
+// write10Bodies sends the 10 puts of BenchmarkWrite10 with keyfirst (with
+// opts), then the hand-written twin, and returns both bodies as sent.
+func write10Bodies(t *testing.T, opts ...func(*keyfirst.Options)) (mine, hand []byte) {
+	t.Helper()
 	stub := &wirebody.Recorder{Keep: true}
 	client := wirebody.Client(stub)
 	table := keyfirst.Must(shopTable.Named("bench"))
@@ -143,7 +168,7 @@ func TestWrite10TwinsAgree(t *testing.T) {
 	for i, o := range os {
 		actions[i] = txn.Put(e, o)
 	}
-	if err := txn.Write(ctx, client, actions, txn.Token(benchToken)); err != nil {
+	if err := txn.Write(ctx, client, actions, opts...); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := client.TransactWriteItems(ctx, handTransaction(t, table.Name(), os)); err != nil {
@@ -153,10 +178,36 @@ func TestWrite10TwinsAgree(t *testing.T) {
 	if len(bodies) != 2 {
 		t.Fatalf("%d requests, want 2", len(bodies))
 	}
-	mine, hand := sorted(t, bodies[0]), sorted(t, bodies[1])
-	if !bytes.Equal(mine, hand) {
-		t.Fatalf("keyfirst sent\n%s\nthe hand-written twin\n%s", mine, hand)
+	return bodies[0], bodies[1]
+}
+
+// bodyToken is the ClientRequestToken of a TransactWriteItems body.
+func bodyToken(t *testing.T, body []byte) string {
+	t.Helper()
+	var in struct{ ClientRequestToken string }
+	if err := json.Unmarshal(body, &in); err != nil {
+		t.Fatal(err)
 	}
+	return in.ClientRequestToken
+}
+
+// maskToken is body with its ClientRequestToken replaced by one fixed
+// text; the rest is as sent.
+func maskToken(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := doc["ClientRequestToken"]; !ok {
+		t.Fatalf("no ClientRequestToken in %s", body)
+	}
+	doc["ClientRequestToken"] = json.RawMessage(`"masked"`)
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // sorted is body with its object keys sorted.

@@ -83,7 +83,7 @@ func Run(ctx context.Context, api RunAPI, fn func(ctx context.Context, tx *Tx) (
 		if err == nil {
 			one := o
 			one.Token = "" // a fresh random token per attempt
-			err = write(ctx, api, actions, &builder{reads: tx.reads}, one, 1)
+			err = write(ctx, api, actions, builder{reads: tx.reads}, one, 1)
 		}
 		if err == nil || !contention(err, tx.reads) {
 			return err

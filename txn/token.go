@@ -46,29 +46,40 @@ func (o *options) tokenize() error {
 }
 
 // sdkOptions are the SDK options of a TransactWriteItems: the SDK's own
-// token provider is off (it would write a token into the input) and, when
-// c is on, the body is canonical JSON, its object keys sorted, so that one
-// transaction is always the same bytes, whatever order Go's maps gave the
-// SDK. With ContentToken the token is a hash of those bytes.
-func (c *canonicalBody) sdkOptions() func(*dynamodb.Options) {
+// token provider is off (it would write a token into the input) and,
+// with c (nil: none), the body is canonical JSON, its object keys sorted,
+// so that one transaction is always the same bytes, whatever order Go's
+// maps gave the SDK. With ContentToken the token is a hash of those
+// bytes.
+func sdkOptions(c *canonicalBody) func(*dynamodb.Options) {
+	if c == nil {
+		return noTokenProvider
+	}
 	return func(so *dynamodb.Options) {
-		so.IdempotencyTokenProvider = nil
-		if !c.on {
-			return
-		}
+		noTokenProvider(so)
 		so.APIOptions = append(so.APIOptions, func(s *middleware.Stack) error {
 			return s.Serialize.Add(c, middleware.After)
 		})
 	}
 }
 
+// noTokenProvider turns the SDK's own token provider off.
+func noTokenProvider(so *dynamodb.Options) { so.IdempotencyTokenProvider = nil }
+
 // canonicalBody is a serialize step after the SDK's serializer: it rewrites
 // the JSON body with sorted object keys and, with derive, adds the
 // ClientRequestToken hashed from it.
 type canonicalBody struct {
-	on     bool // rewrite the body
 	derive bool
 	token  string // the token derived, for messages
+}
+
+// derived is the token c derived ("" for none, or no c).
+func (c *canonicalBody) derived() string {
+	if c == nil {
+		return ""
+	}
+	return c.token
 }
 
 func (*canonicalBody) ID() string { return "keyfirst/txn.CanonicalBody" }

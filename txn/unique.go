@@ -199,7 +199,7 @@ func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 
-func (x *UniqueOp[T]) appendSteps(b *builder, steps []step) ([]step, error) {
+func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
 	var oldM, nuM marker
@@ -222,16 +222,21 @@ func (x *UniqueOp[T]) appendSteps(b *builder, steps []step) ([]step, error) {
 			return steps, err
 		}
 	}
-	own, err := x.op.build(b)
+	steps, err = x.op.appendOwn(b, steps)
 	if err != nil {
 		return steps, err
 	}
-	steps = append(steps, own)
-	if old != nil && (nu == nil || oldM.key != nuM.key) {
-		steps = append(steps, u.markerStep(own.keyText(), oldM, false))
+	removeOld := old != nil && (nu == nil || oldM.key != nuM.key)
+	addNew := nu != nil && (old == nil || oldM.key != nuM.key)
+	if !removeOld && !addNew {
+		return steps, nil
 	}
-	if nu != nil && (old == nil || oldM.key != nuM.key) {
-		steps = append(steps, u.markerStep(own.keyText(), nuM, true))
+	owner := steps[len(steps)-1].keyText()
+	if removeOld {
+		steps = append(steps, u.markerStep(owner, oldM, false))
+	}
+	if addNew {
+		steps = append(steps, u.markerStep(owner, nuM, true))
 	}
 	return steps, nil
 }

@@ -160,12 +160,12 @@ func Write(ctx context.Context, api WriteAPI, actions []Action, optFns ...func(*
 	if err != nil {
 		return err
 	}
-	return write(ctx, api, actions, &builder{}, o, o.attempts(defaultWriteAttempts))
+	return write(ctx, api, actions, builder{}, o, o.attempts(defaultWriteAttempts))
 }
 
 // write builds the transaction of actions and sends it.
-func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o options, attempts int) error {
-	steps, at, err := buildSteps(actions, b)
+func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o options, attempts int) error {
+	steps, err := buildSteps(actions, b)
 	if err != nil {
 		return err
 	}
@@ -180,7 +180,11 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 	for i := range steps {
 		items[i] = steps[i].action()
 	}
-	canon := &canonicalBody{on: canonical, derive: o.ContentToken}
+	var canon *canonicalBody
+	if canonical {
+		canon = &canonicalBody{derive: o.ContentToken}
+	}
+	sdkOpts := sdkOptions(canon)
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
 		in := &dynamodb.TransactWriteItemsInput{
@@ -194,13 +198,13 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 		var retry bool
 		out, err := keyfirst.SendExplained(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
 			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
-				return api.TransactWriteItems(ctx, in, canon.sdkOptions())
+				return api.TransactWriteItems(ctx, in, sdkOpts)
 			},
 			func(_ *dynamodb.TransactWriteItemsOutput, err error) error {
 				if err == nil {
 					return nil
 				}
-				ce, retry, err = explain(err, steps, at, o.Token+canon.token)
+				ce, retry, err = explain(err, steps, o.Token+canon.derived())
 				if ce != nil {
 					ce.Attempts = attempt
 				}
@@ -225,42 +229,41 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b *builder, o op
 }
 
 // buildSteps builds every action, and refuses before any request what
-// DynamoDB would refuse. at[i] is the position of the action of step i.
-func buildSteps(actions []Action, b *builder) ([]step, []int, error) {
+// DynamoDB would refuse; each step records the position of its action.
+func buildSteps(actions []Action, b builder) ([]step, error) {
 	if len(actions) == 0 {
-		return nil, nil, &LimitError{Err: ErrEmpty}
+		return nil, &LimitError{Err: ErrEmpty}
 	}
 	steps := make([]step, 0, len(actions))
-	at := make([]int, 0, len(actions))
 	size := 0
 	var seen seenItems
 	for i, a := range actions {
 		if a == nil {
-			return nil, nil, &ActionError{Position: i, Err: errNilAction}
+			return nil, &ActionError{Position: i, Err: errNilAction}
 		}
 		n := len(steps)
 		var err error
 		if steps, err = a.appendSteps(b, steps); err != nil {
-			return nil, nil, actionError(i, a, "", err)
+			return nil, actionError(i, a, "", err)
 		}
 		setPosition(a, i)
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
 			if j, dup := seen.add(id, i); dup {
-				return nil, nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
+				return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 			}
 			size += s.size()
-			at = append(at, i)
+			s.at = i
 		}
 	}
 	switch {
 	case len(steps) > MaxActions:
-		return nil, nil, &LimitError{Err: ErrTooManyActions, Count: len(steps), Limit: MaxActions}
+		return nil, &LimitError{Err: ErrTooManyActions, Count: len(steps), Limit: MaxActions}
 	case size > MaxBytes:
-		return nil, nil, &LimitError{Err: ErrTooLarge, Count: size, Limit: MaxBytes}
+		return nil, &LimitError{Err: ErrTooLarge, Count: size, Limit: MaxBytes}
 	}
-	return steps, at, nil
+	return steps, nil
 }
 
 var errNilAction = errors.New("txn: nil action")
@@ -277,7 +280,7 @@ func (op *Op[T]) setPos(i int) { op.pos = i }
 // explain turns the error of TransactWriteItems into the package's: a
 // cancellation into a [*CanceledError] (and whether every reason is worth
 // a retry: conflicts and throttling), a reused token into a [*TokenError].
-func explain(err error, steps []step, at []int, token string) (*CanceledError, bool, error) {
+func explain(err error, steps []step, token string) (*CanceledError, bool, error) {
 	var tce *types.TransactionCanceledException
 	if !errors.As(err, &tce) {
 		var mismatch *types.IdempotentParameterMismatchException
@@ -294,7 +297,7 @@ func explain(err error, steps []step, at []int, token string) (*CanceledError, b
 			continue
 		}
 		s := &steps[i]
-		ae := &ActionError{Position: at[i], Part: s.part(), Table: s.id().Table(), Entity: s.entity(), Key: s.keyText(),
+		ae := &ActionError{Position: s.at, Part: s.part(), Table: s.id().Table(), Entity: s.entity(), Key: s.keyText(),
 			Reason: code, Message: aws.ToString(r.Message), Err: reasonError(code)}
 		if code == "ConditionalCheckFailed" {
 			ae.Err = s.explain(r.Item)
