@@ -1,7 +1,6 @@
 package keyfirst
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
@@ -302,7 +301,7 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 		if x.Value == "" {
 			return nil, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
 		}
-		if !validUTF8(x.Value) {
+		if !utf8.ValidString(x.Value) {
 			return nil, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)
@@ -327,25 +326,6 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 		return nil, e.itemError(*d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
 	}
 	return av, nil
-}
-
-// validUTF8 is [utf8.ValidString] with a fast path for ASCII, which most
-// key values are: eight bytes at a time, then byte by byte, and the
-// general check from the first byte that is not ASCII.
-func validUTF8(s string) bool {
-	const hiBits = 0x8080808080808080
-	for len(s) >= 8 {
-		if binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))&hiBits != 0 {
-			return utf8.ValidString(s)
-		}
-		s = s[8:]
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
-		}
-	}
-	return true
 }
 
 // canonicalNumber checks a number key value and returns it in canonical
