@@ -55,6 +55,14 @@ type plan struct {
 	// expired, for a query [Query.WithoutExpired], tells the items it
 	// drops.
 	expired func(item) bool
+	// strs holds the string values of a keys.Cond's terms, which
+	// exprValues points to.
+	strs strValues
+	// first is the input of the plan's first request (see queryInput),
+	// firstSent whether it was made: a plan sends its requests one after
+	// the other, from one goroutine.
+	first     queryRequest
+	firstSent bool
 }
 
 // partitionValue is the query's value of the plan's partition key
@@ -160,7 +168,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 			return nil, err
 		}
 	}
-	if terms, err = q.sort.terms(f, ks, terms); err != nil {
+	if terms, err = q.sort.terms(f, ks, terms, &p.strs); err != nil {
 		return nil, err
 	}
 	if err := q.checkDefs(f, t); err != nil {
@@ -236,8 +244,8 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 
 // terms checks the sort key condition against the index's sort key and
 // appends its comparisons to out: none, one, or equalities then one
-// comparison.
-func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+// comparison. The string values of a keys.Cond are made in strs.
+func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term, strs *strValues) ([]term, error) {
 	if s.kind == sortNone {
 		return out, nil
 	}
@@ -265,9 +273,9 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 	first := len(out)
 	if len(ks.SortKey) == 1 {
 		lo, hi := s.cond.Values()
-		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: &types.AttributeValueMemberS{Value: lo}}
+		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: strs.s(lo)}
 		if t.op == keys.OpBetween {
-			t.hi = &types.AttributeValueMemberS{Value: hi}
+			t.hi = strs.s(hi)
 		}
 		out = append(out, t)
 	} else {
@@ -286,12 +294,12 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 					n, fixed, describe(ks.SortKey), len(ks.SortKey)), nil)
 		}
 		for i, e := range n.Equal {
-			out = append(out, term{attr: ks.SortKey[i].Name, op: keys.OpEq, lo: &types.AttributeValueMemberS{Value: e}})
+			out = append(out, term{attr: ks.SortKey[i].Name, op: keys.OpEq, lo: strs.s(e)})
 		}
 		if n.Op != keys.OpNone {
-			t := term{attr: ks.SortKey[len(n.Equal)].Name, op: n.Op, lo: &types.AttributeValueMemberS{Value: n.Lo}}
+			t := term{attr: ks.SortKey[len(n.Equal)].Name, op: n.Op, lo: strs.s(n.Lo)}
 			if n.Op == keys.OpBetween {
-				t.hi = &types.AttributeValueMemberS{Value: n.Hi}
+				t.hi = strs.s(n.Hi)
 			}
 			out = append(out, t)
 		}

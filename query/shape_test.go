@@ -129,7 +129,7 @@ func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if terms, err = q.sort.terms(f, ks, terms); err != nil {
+	if terms, err = q.sort.terms(f, ks, terms, new(strValues)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := buildExpression(terms, names)
@@ -366,7 +366,7 @@ func TestBindingPerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		ks, _ := e.Table().Index("ByRank")
-		terms, err := c.q.sort.terms(failer{}, ks, nil)
+		terms, err := c.q.sort.terms(failer{}, ks, nil, new(strValues))
 		if err != nil {
 			t.Fatal(err)
 		}
