@@ -29,6 +29,39 @@ type plan struct {
 	// entity the entity type read (empty for a collection).
 	bound  *keyfirst.Table
 	entity string
+	// readIndex is what the plan knows of the index it reads: a query's
+	// is its shape's, shared and never written.
+	*readIndex
+	// bind is the binding, hashed only when a cursor is opened or made
+	// (see binding): a query read whole, or a page without cursor, hashes
+	// nothing.
+	bind  atomic.Pointer[lastBinding]
+	start map[string]types.AttributeValue
+	limit int      // 0: none
+	opts  *options // never nil, shared (noOptions) and read only
+	// shape and tmpl are the query's shape and its request template,
+	// exprValues the call's ExpressionAttributeValues.
+	shape            *indexShape
+	tmpl             *template
+	exprValues       map[string]types.AttributeValue
+	desc, consistent bool
+	// firstSent tells whether the first request (first) was made.
+	firstSent bool
+	// expired, for a query [Query.WithoutExpired], tells the items it
+	// drops.
+	expired func(item) bool
+	// strs holds the string values of a keys.Cond's terms, which
+	// exprValues points to.
+	strs strValues
+	// first is the input of the plan's first request (see queryInput): a
+	// plan sends its requests one after the other, from one goroutine.
+	first queryRequest
+}
+
+// readIndex is what a plan knows of the index it reads, the same for
+// every read of one shape. A plan points to it, so that the plan made on
+// every call stays small.
+type readIndex struct {
 	// keyAttrs is the key of an item in the index: the table's key
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
@@ -39,31 +72,10 @@ type plan struct {
 	// partition is the index's partition key (the query's value of each
 	// of its attributes is in exprValues: see partitionValue).
 	partition []keyfirst.Attribute
-	// bind is the binding, hashed only when a cursor is opened or made
-	// (see binding): a query read whole, or a page without cursor, hashes
-	// nothing.
-	bind  atomic.Pointer[lastBinding]
-	start map[string]types.AttributeValue
-	limit int // 0: none
-	opts  options
-	// shape and tmpl are the query's shape and its request template,
-	// exprValues the call's ExpressionAttributeValues.
-	shape            *indexShape
-	tmpl             *template
-	exprValues       map[string]types.AttributeValue
-	desc, consistent bool
-	// expired, for a query [Query.WithoutExpired], tells the items it
-	// drops.
-	expired func(item) bool
-	// strs holds the string values of a keys.Cond's terms, which
-	// exprValues points to.
-	strs strValues
-	// first is the input of the plan's first request (see queryInput),
-	// firstSent whether it was made: a plan sends its requests one after
-	// the other, from one goroutine.
-	first     queryRequest
-	firstSent bool
 }
+
+// noOptions are the options of a call given none.
+var noOptions options
 
 // partitionValue is the query's value of the plan's partition key
 // attribute i, checked: the request's first operands are the partition
@@ -128,12 +140,13 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.On(entity, pattern, partition) or query.CollectionOn(table, pattern, partition), with a non-nil entity or table"}
 	}
 	t := src.table
-	p := &plan{table: t.Name(), index: q.index, bound: t, entity: src.entityType()}
+	p := &plan{table: t.Name(), index: q.index, bound: t, entity: src.entityType(), opts: &noOptions}
 	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
-		var err error
-		if p.opts, err = resolve("Query", p.table, p.index, src.opts, optFns); err != nil {
+		o, err := resolve("Query", p.table, p.index, src.opts, optFns)
+		if err != nil {
 			return nil, err
 		}
+		p.opts = &o
 	}
 	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err
@@ -144,7 +157,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	}
 	f := failer{table: p.table, index: p.index}
 	ks := sh.ks
-	p.keyAttrs, p.decoding = sh.keyAttrs, sh.decoding
+	p.readIndex = &sh.readIndex
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
 	values := q.partition
@@ -157,7 +170,6 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.partition = ks.PartitionKey
 	if terms, err = q.constTerm(f, ks, terms); err != nil {
 		return nil, err
 	}

@@ -34,14 +34,14 @@ type indexShape struct {
 	table, index         string
 	tableName, indexName *string // the request's TableName and IndexName (nil: the table)
 	ks                   keyfirst.KeySchema
-	// keyAttrs is the key of an item in the index (see keyAttributes),
-	// keyMax the longest value of each (see keyLimits).
-	keyAttrs []keyfirst.Attribute
-	keyMax   []int
-	// names is the projection (nil: what the index holds); decoding is
-	// what each item's decoding needs to know (see reads.check).
-	names    []string
-	decoding decoding
+	// readIndex is what the plans of the shape point to: the key of an
+	// item in the index (see keyAttributes), what each item's decoding
+	// needs to know (see reads.check), the partition key.
+	readIndex
+	// keyMax is the longest value of each key attribute (see keyLimits).
+	keyMax []int
+	// names is the projection (nil: what the index holds).
+	names []string
 	// registered is, for a collection read through an index that does not
 	// project whole items, the number of entity types registered on the
 	// table when the shape was checked: a new one can make the read
@@ -121,7 +121,7 @@ func newIndexShape(t *keyfirst.Table, index string, r reads) (*indexShape, error
 	if index != "" {
 		sh.indexName = aws.String(index)
 	}
-	sh.keyAttrs = keyAttributes(t, ks)
+	sh.keyAttrs, sh.partition = keyAttributes(t, ks), ks.PartitionKey
 	sh.keyMax = keyLimits(t.PrimaryKey(), ks, sh.keyAttrs)
 	if r.kind == readCollection && !holdingsOf(ks, sh.keyAttrs).all {
 		// Counted before the check: a type registered meanwhile makes the
