@@ -29,6 +29,39 @@ type plan struct {
 	// entity the entity type read (empty for a collection).
 	bound  *keyfirst.Table
 	entity string
+	// readIndex is what the plan knows of the index it reads: a query's
+	// is its shape's, shared and never written.
+	*readIndex
+	// bind is the binding, hashed only when a cursor is opened or made
+	// (see binding): a query read whole, or a page without cursor, hashes
+	// nothing.
+	bind  atomic.Pointer[lastBinding]
+	start map[string]types.AttributeValue
+	limit int      // 0: none
+	opts  *options // never nil, shared (noOptions) and read only
+	// shape and tmpl are the query's shape and its request template,
+	// exprValues the call's ExpressionAttributeValues.
+	shape            *indexShape
+	tmpl             *template
+	exprValues       map[string]types.AttributeValue
+	desc, consistent bool
+	// firstSent tells whether the first request (first) was made.
+	firstSent bool
+	// expired, for a query [Query.WithoutExpired], tells the items it
+	// drops.
+	expired func(item) bool
+	// strs holds the string values of a keys.Cond's terms, which
+	// exprValues points to.
+	strs strValues
+	// first is the input of the plan's first request (see queryInput): a
+	// plan sends its requests one after the other, from one goroutine.
+	first queryRequest
+}
+
+// readIndex is what a plan knows of the index it reads, the same for
+// every read of one shape. A plan points to it, so that the plan made on
+// every call stays small.
+type readIndex struct {
 	// keyAttrs is the key of an item in the index: the table's key
 	// attributes, then the index's, each once. A cursor holds exactly
 	// these.
@@ -39,23 +72,10 @@ type plan struct {
 	// partition is the index's partition key (the query's value of each
 	// of its attributes is in exprValues: see partitionValue).
 	partition []keyfirst.Attribute
-	// bind is the binding, hashed only when a cursor is opened or made
-	// (see binding): a query read whole, or a page without cursor, hashes
-	// nothing.
-	bind  atomic.Pointer[lastBinding]
-	start map[string]types.AttributeValue
-	limit int // 0: none
-	opts  options
-	// shape and tmpl are the query's shape and its request template,
-	// exprValues the call's ExpressionAttributeValues.
-	shape            *indexShape
-	tmpl             *template
-	exprValues       map[string]types.AttributeValue
-	desc, consistent bool
-	// expired, for a query [Query.WithoutExpired], tells the items it
-	// drops.
-	expired func(item) bool
 }
+
+// noOptions are the options of a call given none.
+var noOptions options
 
 // partitionValue is the query's value of the plan's partition key
 // attribute i, checked: the request's first operands are the partition
@@ -120,12 +140,13 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		return nil, &Error{Problem: ProblemSource, Detail: "start the query with query.On(entity, pattern, partition) or query.CollectionOn(table, pattern, partition), with a non-nil entity or table"}
 	}
 	t := src.table
-	p := &plan{table: t.Name(), index: q.index, bound: t, entity: src.entityType()}
+	p := &plan{table: t.Name(), index: q.index, bound: t, entity: src.entityType(), opts: &noOptions}
 	if len(src.opts)+len(optFns) > 0 { // resolve's Options escape to the heap
-		var err error
-		if p.opts, err = resolve("Query", p.table, p.index, src.opts, optFns); err != nil {
+		o, err := resolve("Query", p.table, p.index, src.opts, optFns)
+		if err != nil {
 			return nil, err
 		}
+		p.opts = &o
 	}
 	if err := q.checkFrom(failer{table: p.table, index: p.index}); err != nil {
 		return nil, err
@@ -136,7 +157,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	}
 	f := failer{table: p.table, index: p.index}
 	ks := sh.ks
-	p.keyAttrs, p.decoding = sh.keyAttrs, sh.decoding
+	p.readIndex = &sh.readIndex
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
 	values := q.partition
@@ -149,7 +170,6 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.partition = ks.PartitionKey
 	if terms, err = q.constTerm(f, ks, terms); err != nil {
 		return nil, err
 	}
@@ -160,7 +180,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 			return nil, err
 		}
 	}
-	if terms, err = q.sort.terms(f, ks, terms); err != nil {
+	if terms, err = q.sort.terms(f, ks, terms, &p.strs); err != nil {
 		return nil, err
 	}
 	if err := q.checkDefs(f, t); err != nil {
@@ -236,8 +256,8 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 
 // terms checks the sort key condition against the index's sort key and
 // appends its comparisons to out: none, one, or equalities then one
-// comparison.
-func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+// comparison. The string values of a keys.Cond are made in strs.
+func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term, strs *strValues) ([]term, error) {
 	if s.kind == sortNone {
 		return out, nil
 	}
@@ -265,9 +285,9 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 	first := len(out)
 	if len(ks.SortKey) == 1 {
 		lo, hi := s.cond.Values()
-		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: &types.AttributeValueMemberS{Value: lo}}
+		t := term{attr: ks.SortKey[0].Name, op: s.cond.Op(), lo: strs.s(lo)}
 		if t.op == keys.OpBetween {
-			t.hi = &types.AttributeValueMemberS{Value: hi}
+			t.hi = strs.s(hi)
 		}
 		out = append(out, t)
 	} else {
@@ -286,12 +306,12 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term) ([]term, e
 					n, fixed, describe(ks.SortKey), len(ks.SortKey)), nil)
 		}
 		for i, e := range n.Equal {
-			out = append(out, term{attr: ks.SortKey[i].Name, op: keys.OpEq, lo: &types.AttributeValueMemberS{Value: e}})
+			out = append(out, term{attr: ks.SortKey[i].Name, op: keys.OpEq, lo: strs.s(e)})
 		}
 		if n.Op != keys.OpNone {
-			t := term{attr: ks.SortKey[len(n.Equal)].Name, op: n.Op, lo: &types.AttributeValueMemberS{Value: n.Lo}}
+			t := term{attr: ks.SortKey[len(n.Equal)].Name, op: n.Op, lo: strs.s(n.Lo)}
 			if n.Op == keys.OpBetween {
-				t.hi = &types.AttributeValueMemberS{Value: n.Hi}
+				t.hi = strs.s(n.Hi)
 			}
 			out = append(out, t)
 		}

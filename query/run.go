@@ -81,21 +81,33 @@ func pages(ctx context.Context, send fetch, start item, limit int, onePage bool,
 // as their template is (see template.names).
 var forward, backward, consistent = aws.Bool(true), aws.Bool(false), aws.Bool(true)
 
+// queryRequest is the input of one Query request with the Limit it
+// points to, made at once: a plan's first request is the plan's own
+// (plan.first), each further one a single allocation.
+type queryRequest struct {
+	in    dynamodb.QueryInput
+	limit int32
+}
+
 // queryInput is the plan's request starting after start (nil: from the
 // beginning), asking for at most limit items (0: no limit). Each request
 // has its own input; what the shape fixes is shared, read only.
 func (p *plan) queryInput(start item, limit int) *dynamodb.QueryInput {
-	in := &dynamodb.QueryInput{
-		TableName:                 p.shape.tableName,
-		IndexName:                 p.shape.indexName,
-		KeyConditionExpression:    p.tmpl.keyCond,
-		ExpressionAttributeNames:  p.tmpl.names,
-		ProjectionExpression:      p.tmpl.projection,
-		ExpressionAttributeValues: p.exprValues,
-		ExclusiveStartKey:         start,
-		ScanIndexForward:          forward,
-		ReturnConsumedCapacity:    types.ReturnConsumedCapacityIndexes,
+	r := &p.first
+	if p.firstSent {
+		r = new(queryRequest)
 	}
+	p.firstSent = true
+	// Field by field: the input is zero, and assigning a whole composite
+	// literal would copy every word of it, with a write barrier on each
+	// pointer while the collector runs.
+	in := &r.in
+	in.TableName, in.IndexName = p.shape.tableName, p.shape.indexName
+	in.KeyConditionExpression, in.ProjectionExpression = p.tmpl.keyCond, p.tmpl.projection
+	in.ExpressionAttributeNames, in.ExpressionAttributeValues = p.tmpl.names, p.exprValues
+	in.ExclusiveStartKey = start
+	in.ScanIndexForward = forward
+	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityIndexes
 	if p.desc {
 		in.ScanIndexForward = backward
 	}
@@ -103,7 +115,8 @@ func (p *plan) queryInput(start item, limit int) *dynamodb.QueryInput {
 		in.ConsistentRead = consistent
 	}
 	if limit > 0 {
-		in.Limit = aws.Int32(int32(min(limit, math.MaxInt32)))
+		r.limit = int32(min(limit, math.MaxInt32))
+		in.Limit = &r.limit
 	}
 	return in
 }

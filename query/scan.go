@@ -116,11 +116,12 @@ func (s Scan[T]) plan(optFns []func(*keyfirst.Options)) (*scanPlan, error) {
 	}
 	t := s.src.table
 	f := failer{table: t.Name(), index: s.index}
-	p := &scanPlan{plan: plan{table: t.Name(), index: s.index, bound: t, entity: s.src.entityType()}, segments: 1}
-	var err error
-	if p.opts, err = resolve("Scan", p.table, p.index, s.src.opts, optFns); err != nil {
+	p := &scanPlan{plan: plan{table: t.Name(), index: s.index, bound: t, entity: s.src.entityType(), readIndex: &readIndex{}}, segments: 1}
+	o, err := resolve("Scan", p.table, p.index, s.src.opts, optFns)
+	if err != nil {
 		return nil, err
 	}
+	p.opts = &o
 	if p.opts.Next != nil || p.opts.CursorKey != nil {
 		return nil, f.fail("", ProblemOption, "a Scan has no cursor: drop WithNext and WithCursorKey",
 			&keyfirst.OptionError{Op: "Scan", Option: "WithNext/WithCursorKey", Detail: "a Scan has no cursor"})

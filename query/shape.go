@@ -3,7 +3,6 @@ package query
 import (
 	"fmt"
 	"reflect"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 	"weak"
@@ -35,14 +34,14 @@ type indexShape struct {
 	table, index         string
 	tableName, indexName *string // the request's TableName and IndexName (nil: the table)
 	ks                   keyfirst.KeySchema
-	// keyAttrs is the key of an item in the index (see keyAttributes),
-	// keyMax the longest value of each (see keyLimits).
-	keyAttrs []keyfirst.Attribute
-	keyMax   []int
-	// names is the projection (nil: what the index holds); decoding is
-	// what each item's decoding needs to know (see reads.check).
-	names    []string
-	decoding decoding
+	// readIndex is what the plans of the shape point to: the key of an
+	// item in the index (see keyAttributes), what each item's decoding
+	// needs to know (see reads.check), the partition key.
+	readIndex
+	// keyMax is the longest value of each key attribute (see keyLimits).
+	keyMax []int
+	// names is the projection (nil: what the index holds).
+	names []string
 	// registered is, for a collection read through an index that does not
 	// project whole items, the number of entity types registered on the
 	// table when the shape was checked: a new one can make the read
@@ -90,69 +89,13 @@ type lastBinding struct {
 	tail, bind string
 }
 
-// shapeKey identifies an index shape: the table, the index, and what the
-// read decodes. readEntity reads decode the attributes of the table's
-// entity type of that name (one per name); views those of P, their Go
-// type; collections every registered type (see indexShape.registered).
-//
-// The table is its address, which keeps nothing alive: a shape found is
-// the table's only if its weak pointer (indexShape.of) still points to
-// it, so a table allocated where a collected one was never finds the
-// other's shapes. (weak.Make, on each call, would cost more than the rest
-// of the lookup: it locks the table's span.)
-type shapeKey struct {
-	table  uintptr
-	index  string
-	kind   readKind
-	entity string
-	goType reflect.Type
-}
-
-// shapes is the process-wide cache of index shapes. Entries of collected
-// tables are dropped when the cache has doubled since the last sweep, and
-// replaced when their address is reused.
-//
-// The map is copied on write (under the mutex) and never changed once
-// stored: a lookup, on every call, takes no lock. Shapes are added once
-// per table, index and decoded type.
-var shapes struct {
-	sync.Mutex
-	m     atomic.Pointer[map[shapeKey]*indexShape]
-	swept int
-}
-
-// storeShape stores sh under k in a copy of the shapes cache, dropping the
-// entries of collected tables when the cache has doubled since the last
-// sweep. The caller holds the lock.
-func storeShape(k shapeKey, sh *indexShape) {
-	var old map[shapeKey]*indexShape
-	if m := shapes.m.Load(); m != nil {
-		old = *m
-	}
-	sweep := len(old) >= max(2*shapes.swept, 64)
-	m := make(map[shapeKey]*indexShape, len(old)+1)
-	for k, sh := range old {
-		if !sweep || sh.of.Value() != nil {
-			m[k] = sh
-		}
-	}
-	if sweep {
-		shapes.swept = len(m)
-	}
-	m[k] = sh
-	shapes.m.Store(&m)
-}
-
 // shapeOf returns the shape of a read of index by src, decoding into T,
 // checked: the index exists and holds what the read decodes. A problem is
 // returned as the query's [*Error], and never cached.
 func shapeOf[T any](src *source[T], index string) (*indexShape, error) {
 	t := src.table
 	k := shapeKey{table: uintptr(unsafe.Pointer(t)), index: index, kind: src.reads.kind, entity: src.reads.entity, goType: reflect.TypeFor[T]()}
-	var sh *indexShape
-	if m := shapes.m.Load(); m != nil {
-		sh = (*m)[k]
-	}
+	sh := lookupShape(k)
 	if sh != nil && sh.of.Value() == t && (sh.registered < 0 || sh.registered == len(t.EntityTypes())) {
 		return sh, nil
 	}
@@ -178,7 +121,7 @@ func newIndexShape(t *keyfirst.Table, index string, r reads) (*indexShape, error
 	if index != "" {
 		sh.indexName = aws.String(index)
 	}
-	sh.keyAttrs = keyAttributes(t, ks)
+	sh.keyAttrs, sh.partition = keyAttributes(t, ks), ks.PartitionKey
 	sh.keyMax = keyLimits(t.PrimaryKey(), ks, sh.keyAttrs)
 	if r.kind == readCollection && !holdingsOf(ks, sh.keyAttrs).all {
 		// Counted before the check: a type registered meanwhile makes the

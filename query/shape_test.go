@@ -129,7 +129,7 @@ func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if terms, err = q.sort.terms(f, ks, terms); err != nil {
+	if terms, err = q.sort.terms(f, ks, terms, new(strValues)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := buildExpression(terms, names)
@@ -227,6 +227,31 @@ func TestShapesLetTablesGo(t *testing.T) {
 	t.Fatal("the table is still reachable after 10 collections")
 }
 
+// The entries of collected tables leave the shape cache once it has
+// doubled: shapes whose weak pointer is nil (as a collected table's
+// shapes' are) are dropped, the one stored stays.
+func TestShapesSweepCollected(t *testing.T) {
+	dead := &indexShape{} // its zero weak pointer points to nothing
+	key := func(i int) shapeKey {
+		return shapeKey{table: uintptr(i), index: "Dead", goType: reflect.TypeFor[widget]()}
+	}
+	shapes.Lock()
+	defer shapes.Unlock()
+	n := 2*max(shapes.n, 64) + 1
+	for i := 1; i <= n; i++ {
+		storeShape(key(i), dead)
+	}
+	left := 0
+	for i := 1; i <= n; i++ {
+		if lookupShape(key(i)) != nil {
+			left++
+		}
+	}
+	if left == n || lookupShape(key(n)) != dead {
+		t.Fatalf("%d of %d shapes of collected tables left, the last stored found: %v", left, n, lookupShape(key(n)) == dead)
+	}
+}
+
 // A shape cached under a table's address is that table's only while its
 // weak pointer says so: a table allocated where a collected one was gets
 // shapes of its own.
@@ -248,7 +273,7 @@ func TestShapeAddressReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	shapes.Lock()
-	if (*shapes.m.Load())[k] != sh {
+	if lookupShape(k) != sh {
 		shapes.Unlock()
 		t.Fatal("the shape is not cached under the key expected")
 	}
@@ -366,7 +391,7 @@ func TestBindingPerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		ks, _ := e.Table().Index("ByRank")
-		terms, err := c.q.sort.terms(failer{}, ks, nil)
+		terms, err := c.q.sort.terms(failer{}, ks, nil, new(strValues))
 		if err != nil {
 			t.Fatal(err)
 		}
