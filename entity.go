@@ -190,6 +190,12 @@ type derivation[T any] struct {
 	// any field may be one.
 	inputs, whenInputs []string
 	computed, opaque   bool
+	// shared is the slot (from 1) of the text the attribute shares with
+	// others of the item (see shareText), 0 for none; value then computes
+	// it, when being its binding's If (nil without one).
+	shared int
+	value  func(*T, *codec.Slab) (types.AttributeValue, bool, error)
+	when   func(*T) bool
 }
 
 // indexGroup is what the entity writes for one index: the attributes it
@@ -296,6 +302,9 @@ type entityBuilder[T any] struct {
 	// ([Pattern.Fields] of a Str, Num or Bin side on the field of that
 	// attribute name).
 	keyFields map[string]bool
+	// textCount counts the derived values of each sameValue, textSlot
+	// numbers those several attributes share (see shareText).
+	textCount, textSlot map[sameValue]int
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -400,6 +409,7 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 		b.e.declaredReads = b.e.declaredReads || k.declared[i]
 		if k.attr != nil && k.attr[i] != nil {
 			d.get = k.attr[i] // bound to fields: each attribute alone
+			b.shareText(k, i, &d)
 		} else {
 			d.from, d.pos = k, i // a Func: all at once (funcResults)
 		}
