@@ -161,8 +161,10 @@ type Entity[T any] struct {
 	life lifecycle
 	// unique: the unique fields (EntitySpec.Unique).
 	unique []uniqueField
-	// texts: the room for texts an item's arena starts with.
-	texts *textHint
+	// texts: the room for texts an item's arena starts with; slabOwn
+	// the values it has besides its fields' ([Entity.slabValues]).
+	texts   *textHint
+	slabOwn int
 	// shapes are the compiled expressions of its updates, by shape.
 	shapes *updateShapes
 	// guards are the built guards that depend on the entity only.
@@ -253,6 +255,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		}
 	}
 	e := b.e
+	e.slabOwn = e.slabValues()
 	e.fieldNames = slices.Clone(e.codec.Names())
 	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
 	for name := range b.derivedAt {
