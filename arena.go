@@ -83,25 +83,16 @@ func (e *Entity[T]) newArena(v *T) *arena {
 
 // slabValues is the count of the string and number values of an item's
 // arena besides its fields': its derived attributes, the agreement
-// checks', the primary key, the entity type and the version. A Func
-// binding, whose function gives every attribute of its pattern (a field
-// of T that the item stores as it is too), adds room for a whole pattern.
+// checks', the primary key, the entity type, the version, and the
+// attributes that a Func binding's function gives beside them (every
+// attribute of its pattern, a field of T included).
 func (e *Entity[T]) slabValues() int {
-	n := e.nDerived + len(e.agree) + 2 // the partition key, the entity type
+	n := e.nDerived + len(e.agree) + 2 + e.funcSpare // the partition key, the entity type
 	if e.hasSK {
 		n++
 	}
 	if e.version != "" {
 		n++
-	}
-	funcs := e.pk.from != nil || e.sk.from != nil
-	for _, g := range e.groups {
-		for _, d := range g.derived {
-			funcs = funcs || d.from != nil
-		}
-	}
-	if funcs {
-		n += 2 * MaxKeyAttributes
 	}
 	return n
 }

@@ -165,6 +165,9 @@ type Entity[T any] struct {
 	// the values it has besides its fields' ([Entity.slabValues]).
 	texts   *textHint
 	slabOwn int
+	// funcSpare counts the attributes that Func bindings compute and no
+	// derivation keeps (an index key that is a field of T).
+	funcSpare int
 	// shapes are the compiled expressions of its updates, by shape.
 	shapes *updateShapes
 	// guards are the built guards that depend on the entity only.
@@ -384,6 +387,7 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 	if k.p.index == "" {
 		where = "the table's key"
 	}
+	funcs := len(k.attrs) // the attributes of a Func no derivation keeps
 	for i, a := range k.attrs {
 		if k.field[i] {
 			if k.p.index != "" {
@@ -415,8 +419,14 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 			b.shareText(k, i, &d)
 		} else {
 			d.from, d.pos = k, i // a Func: all at once (funcResults)
+			funcs--
 		}
 		add(i, d)
+	}
+	if funcs < len(k.attrs) {
+		// The function gives every attribute of the pattern, in the
+		// item's slab, those no derivation keeps included.
+		b.e.funcSpare += funcs
 	}
 	return nil
 }
