@@ -71,7 +71,7 @@ func (h *textHint) saw(n int) {
 // version's), and the entity's text hint.
 func (e *Entity[T]) newArena(v *T) *arena {
 	a := arenas.Get().(*arena)
-	n := e.nDerived + len(e.agree) + 4 // the primary key, the entity type, the version
+	n := e.slabOwn
 	if e.codec.Direct() {
 		n += e.codec.SlabValues(unsafe.Pointer(v))
 	} else {
@@ -79,6 +79,22 @@ func (e *Entity[T]) newArena(v *T) *arena {
 	}
 	a.sl.Reset(n, e.texts.get())
 	return a
+}
+
+// slabValues is the count of the string and number values of an item's
+// arena besides its fields': its derived attributes, the agreement
+// checks', the primary key, the entity type, the version, and the
+// attributes that a Func binding's function gives beside them (every
+// attribute of its pattern, a field of T included).
+func (e *Entity[T]) slabValues() int {
+	n := e.nDerived + len(e.agree) + 2 + e.funcSpare // the partition key, the entity type
+	if e.hasSK {
+		n++
+	}
+	if e.version != "" {
+		n++
+	}
+	return n
 }
 
 // release records the text the plan used in the entity's hint and gives

@@ -199,6 +199,11 @@ type boundKey[T any] struct {
 	// FuncPartition (which get computes).
 	attr []func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error)
 	when bool
+	// plain is attr without the binding's If, cond the If (nil without
+	// one): what a derivation that shares its text with another of the
+	// same value (derivation.shared) computes once it is in the index.
+	plain []func(v *T, sl *codec.Slab) (types.AttributeValue, bool, error)
+	cond  func(v *T) bool
 	// inputs are the Go names of the fields each attribute's value reads
 	// (its fields, and what the binding's function declares it reads),
 	// whenInputs those the binding's If reads ([Binding.Reads]); computed
@@ -452,6 +457,8 @@ func (k *boundKey[T]) condition(when any, t *Table, fail func(index, attr string
 		return fail(p.index, "", EntityBinding, "If on an index whose key attributes are all the table's or fields of T: nothing could be removed to keep an item out", nil)
 	}
 	get := k.get
+	k.plain = slices.Clone(k.attr)
+	k.cond = func(v *T) bool { return w(*v) }
 	k.get = func(v *T, sl *codec.Slab, out []types.AttributeValue) (bool, error) {
 		if !w(*v) {
 			return false, nil

@@ -161,8 +161,13 @@ type Entity[T any] struct {
 	life lifecycle
 	// unique: the unique fields (EntitySpec.Unique).
 	unique []uniqueField
-	// texts: the room for texts an item's arena starts with.
-	texts *textHint
+	// texts: the room for texts an item's arena starts with; slabOwn
+	// the values it has besides its fields' ([Entity.slabValues]).
+	texts   *textHint
+	slabOwn int
+	// funcSpare counts the attributes that Func bindings compute and no
+	// derivation keeps (an index key that is a field of T).
+	funcSpare int
 	// shapes are the compiled expressions of its updates, by shape.
 	shapes *updateShapes
 	// guards are the built guards that depend on the entity only.
@@ -190,6 +195,12 @@ type derivation[T any] struct {
 	// any field may be one.
 	inputs, whenInputs []string
 	computed, opaque   bool
+	// shared is the slot (from 1) of the text the attribute shares with
+	// others of the item (see shareText), 0 for none; value then computes
+	// it, when being its binding's If (nil without one).
+	shared int
+	value  func(*T, *codec.Slab) (types.AttributeValue, bool, error)
+	when   func(*T) bool
 }
 
 // indexGroup is what the entity writes for one index: the attributes it
@@ -247,6 +258,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 		}
 	}
 	e := b.e
+	e.slabOwn = e.slabValues()
 	e.fieldNames = slices.Clone(e.codec.Names())
 	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
 	for name := range b.derivedAt {
@@ -296,6 +308,9 @@ type entityBuilder[T any] struct {
 	// ([Pattern.Fields] of a Str, Num or Bin side on the field of that
 	// attribute name).
 	keyFields map[string]bool
+	// textCount counts the derived values of each sameValue, textSlot
+	// numbers those several attributes share (see shareText).
+	textCount, textSlot map[sameValue]int
 }
 
 func (b *entityBuilder[T]) fail(index, attr string, p EntityProblem, detail string, err error) error {
@@ -372,6 +387,7 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 	if k.p.index == "" {
 		where = "the table's key"
 	}
+	funcs := len(k.attrs) // the attributes of a Func no derivation keeps
 	for i, a := range k.attrs {
 		if k.field[i] {
 			if k.p.index != "" {
@@ -400,10 +416,17 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 		b.e.declaredReads = b.e.declaredReads || k.declared[i]
 		if k.attr != nil && k.attr[i] != nil {
 			d.get = k.attr[i] // bound to fields: each attribute alone
+			b.shareText(k, i, &d)
 		} else {
 			d.from, d.pos = k, i // a Func: all at once (funcResults)
+			funcs--
 		}
 		add(i, d)
+	}
+	if funcs < len(k.attrs) {
+		// The function gives every attribute of the pattern, in the
+		// item's slab, those no derivation keeps included.
+		b.e.funcSpare += funcs
 	}
 	return nil
 }

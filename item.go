@@ -255,11 +255,16 @@ type funcResults[T any] struct {
 	out  []types.AttributeValue
 	ok   bool
 	err  error
+	// shared: the texts several derived attributes store.
+	shared sharedTexts
 }
 
 // get derives d from v, through the last Func result when d is of a Func
 // binding.
 func (fr *funcResults[T]) get(d *derivation[T], v *T) (types.AttributeValue, bool, error) {
+	if d.shared > 0 {
+		return fr.sharedText(d, v)
+	}
 	if d.from == nil {
 		return d.get(v, fr.sl)
 	}
