@@ -142,18 +142,19 @@
 // item returned over 10 shards). Without Limit, each shard query reads
 // one DynamoDB page at a time.
 //
-// Measured (BenchmarkFanout, 2026-12-02, medians of 5 interleaved rounds
-// on a loaded 2-core machine: the newest 50 of 2,000 open orders over 10
+// Measured (BenchmarkFanout, 2026-12-03, medians of 5 interleaved rounds
+// on a quiet 2-core machine: the newest 50 of 2,000 open orders over 10
 // shards; DynamoDB Local's answers recorded once, then replayed 20 ms
 // after every request, as DynamoDB answers however many partitions are
-// read at once): the default 1.11x one query of a single partition
-// holding the same items, 10 requests, 2.6 items read per item returned;
-// 1.00x a hand-written goroutines-and-heap reader that sends the same
-// requests. Over 30 shards (BenchmarkFanout30) the default is 1.75x the
-// single query (30 requests, 4.2 read per returned) and 1.08x the
-// hand-written reader: the client's CPU for 30 responses shows on two
-// cores. LatencyFirst reads 10 (30) per item returned; the shards read
-// one after the other cost 10x (31x) the single query.
+// read at once): the default 1.08x one query of a single partition
+// holding the same items (22.2 ms against 20.6 ms), 10 requests, 2.6
+// items read per item returned; 1.01x a hand-written
+// goroutines-and-heap reader that sends the same requests. Over 30 shards
+// (BenchmarkFanout30) the default is 1.17x the single query (30 requests,
+// 4.2 read per returned) and 1.06x the hand-written reader: the client's
+// CPU for 30 responses shows on two cores. LatencyFirst reads 10 (30) per
+// item returned; the shards read one after the other cost 10x (30x) the
+// single query.
 //
 // Equal sort values: the merged order is by the index's sort key, then by
 // the table's key, whatever the shards. DynamoDB orders the items of one
