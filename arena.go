@@ -23,6 +23,20 @@ import (
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
+	// fields and derived hold the item's values until its map is made,
+	// with room for exactly the attributes it has: its fields' values (by
+	// field, nil for a field it does not have) and the derived attributes
+	// it is given (index keys, the derived expiry). Each attribute is put
+	// in the map once: a small map that is full grows even to replace a
+	// value.
+	fields  []types.AttributeValue
+	derived []namedValue
+}
+
+// namedValue is an attribute of an item: its name and value.
+type namedValue struct {
+	name string
+	av   types.AttributeValue
 }
 
 // arenas are the arenas of plans in progress: a plan takes one and gives
@@ -78,6 +92,10 @@ func (e *Entity[T]) newArena(v *T) *arena {
 		n += e.codec.Len()
 	}
 	a.sl.Reset(n, e.texts.get())
+	if n := e.codec.Len(); cap(a.fields) < n {
+		a.fields = make([]types.AttributeValue, n)
+	}
+	a.fields, a.derived = a.fields[:e.codec.Len()], a.derived[:0]
 	return a
 }
 
@@ -103,5 +121,7 @@ func (e *Entity[T]) release(a *arena) {
 	e.texts.saw(a.sl.Used())
 	a.sl = codec.Slab{}
 	a.out = [len(a.out)]types.AttributeValue{}
+	clear(a.fields)
+	clear(a.derived[:cap(a.derived)])
 	arenas.Put(a)
 }

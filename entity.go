@@ -128,7 +128,14 @@ type Entity[T any] struct {
 	keyField [2]bool
 	groups   []indexGroup[T]
 	nDerived int
-	version  string
+	// extraAttrs counts the attributes every item has beside its fields
+	// and its index keys: the entity type, the primary key attributes that
+	// are not fields. It sizes an item's map
+	// (planAt). versionAt and keyAt are the fields of the version and of
+	// the primary key attributes that are fields (-1: none).
+	extraAttrs, versionAt int
+	keyAt                 [2]int
+	version               string
 	// versionMax is the largest version the version field holds;
 	// versionUnsigned tells an unsigned field.
 	versionMax      int64
@@ -188,6 +195,9 @@ type derivation[T any] struct {
 	// timeKey: a time.Time field of T used as an index key, stored in
 	// TimeKeyLayout rather than in its attributevalue form.
 	timeKey bool
+	// at is the field of an index key that is a field of T (the position
+	// of its value in [codec.Codec.Encode]'s values).
+	at int
 	// inputs are the Go names of the fields of T the attribute's value
 	// reads, whenInputs those its binding's If reads; computed: a
 	// function gives it (and may keep the item out of the index); opaque:
@@ -222,6 +232,37 @@ type indexGroup[T any] struct {
 	// out is the names of the derived attributes, the plan's removals of
 	// an item out of the index; a plan appends to it only past its length.
 	out []string
+}
+
+// placeFields finds the fields whose values a plan changes before it
+// makes the item's map (versionAt, keyAt, each index key field's and
+// lifecycle field's at) and counts extraAttrs.
+func (e *Entity[T]) placeFields() {
+	e.extraAttrs = 1 // the entity type
+	e.versionAt, e.keyAt = e.codec.Index(e.version), [2]int{-1, -1}
+	if e.version == "" {
+		e.versionAt = -1
+	}
+	if e.keyField[0] {
+		e.keyAt[0] = e.codec.Index(e.pk.attr.Name)
+	} else {
+		e.extraAttrs++
+	}
+	if e.hasSK && e.keyField[1] {
+		e.keyAt[1] = e.codec.Index(e.sk.attr.Name)
+	} else if e.hasSK {
+		e.extraAttrs++
+	}
+	for gi := range e.groups {
+		for fi := range e.groups[gi].fields {
+			d := &e.groups[gi].fields[fi]
+			d.at = e.codec.Index(d.attr.Name)
+		}
+	}
+	for i := range e.life.fields {
+		f := &e.life.fields[i]
+		f.at = e.codec.Index(f.attr)
+	}
 }
 
 // registered is an entity as the table's registry knows it.
@@ -260,6 +301,7 @@ func NewEntity[T any](table *Table, spec EntitySpec[T]) (*Entity[T], error) {
 	e := b.e
 	e.slabOwn = e.slabValues()
 	e.fieldNames = slices.Clone(e.codec.Names())
+	e.placeFields()
 	e.known = append(slices.Clone(e.fieldNames), table.typeAttr)
 	for name := range b.derivedAt {
 		if !b.keyFields[name] { // a field already

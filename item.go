@@ -35,6 +35,7 @@ type itemPlan[T any] struct {
 	remove []string
 	key    Key[T]
 	size   int // the item's size in bytes, as DynamoDB counts it
+	room   int // the attributes its map was made for: len(item), exactly
 }
 
 // Item returns the complete item that [Entity.Put] would write for v: T's
@@ -69,7 +70,6 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	if !now.IsZero() {
 		e.stampTimes(v, now)
 	}
-	p.item = make(map[string]types.AttributeValue, e.codec.Len()+e.nDerived+3)
 	ar := e.newArena(v)
 	defer e.release(ar)
 	sl := &ar.sl
@@ -79,7 +79,6 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	if err != nil {
 		return p, err
 	}
-	p.item[e.pk.attr.Name] = pk
 	p.key.pk, p.key.typ = partOf(pk), e.typeName
 	size := itemsize.Size(e.pk.attr.Name, pk)
 	var sk types.AttributeValue
@@ -87,45 +86,45 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		if sk, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
 			return p, err
 		}
-		p.item[e.sk.attr.Name] = sk
 		p.key.sk = partOf(sk)
 		size += itemsize.Size(e.sk.attr.Name, sk)
 	}
 
+	var in uint64 // the groups the item is in, by position
 	for gi := range e.groups {
-		n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr)
+		ok, n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr, ar)
 		if err != nil {
 			return p, err
+		}
+		if ok {
+			in |= 1 << gi
 		}
 		size += n
 	}
 
-	n, err := e.encodeFields(v, p.item, sl)
+	n, err := e.encodeFields(v, ar.fields, sl)
 	if err != nil {
 		return p, e.encodeError(err)
 	}
 	size += n
 	if len(e.life.fields) > 0 || e.life.after != nil {
-		if n, err = e.lifeValues(v, &p); err != nil {
+		if n, err = e.lifeValues(v, &p, ar); err != nil {
 			return p, err
 		}
 		size += n
 	}
 	if e.keyField[0] {
-		size -= keyFieldOnce(p.item, e.pk.attr.Name, pk)
+		size -= keyFieldOnce(ar.fields, e.keyAt[0], e.pk.attr.Name, pk)
 	}
 	if e.keyField[1] {
-		size -= keyFieldOnce(p.item, e.sk.attr.Name, sk)
+		size -= keyFieldOnce(ar.fields, e.keyAt[1], e.sk.attr.Name, sk)
 	}
-	typeAV := sl.Str(e.typeName)
-	p.item[e.table.typeAttr] = typeAV
-	size += itemsize.Size(e.table.typeAttr, typeAV)
 	if e.version != "" && version >= 0 {
-		if old, ok := p.item[e.version]; ok {
+		if old := ar.fields[e.versionAt]; old != nil {
 			size -= itemsize.Size(e.version, old)
 		}
 		versionAV := sl.Num(sl.Text(strconv.AppendInt(sl.Bytes(), version, 10)))
-		p.item[e.version] = versionAV
+		ar.fields[e.versionAt] = versionAV
 		size += itemsize.Size(e.version, versionAV)
 	}
 
@@ -136,9 +135,9 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		g := &e.groups[gi]
 		for fi := range g.fields {
 			d := &g.fields[fi]
-			av, ok := p.item[d.attr.Name]
-			if !ok {
-				if g.decides && p.item[g.derived[0].attr.Name] != nil { // derived all or none
+			av := ar.fields[d.at]
+			if av == nil {
+				if g.decides && in&(1<<gi) != 0 { // derived all or none
 					return p, e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
 						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
 				}
@@ -154,11 +153,35 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
-			if p.item[d.attr.Name], err = e.checkKeyValue(d, av); err != nil {
+			if ar.fields[d.at], err = e.checkKeyValue(d, av); err != nil {
 				return p, err
 			}
 		}
 	}
+
+	// The item's map, made for exactly what it has (a sparse item out of
+	// an index, or without an omitted field, takes a smaller one), each
+	// attribute put once.
+	p.room = e.extraAttrs + len(ar.derived)
+	for _, av := range ar.fields {
+		if av != nil {
+			p.room++
+		}
+	}
+	p.item = make(map[string]types.AttributeValue, p.room)
+	if !e.keyField[0] {
+		p.item[e.pk.attr.Name] = pk
+	}
+	if e.hasSK && !e.keyField[1] {
+		p.item[e.sk.attr.Name] = sk
+	}
+	for _, d := range ar.derived {
+		p.item[d.name] = d.av
+	}
+	e.codec.Store(p.item, ar.fields)
+	typeAV := sl.Str(e.typeName)
+	p.item[e.table.typeAttr] = typeAV
+	size += itemsize.Size(e.table.typeAttr, typeAV)
 
 	if err := e.checkAgreement(v, p.item, sl); err != nil {
 		return p, err
@@ -173,16 +196,16 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 }
 
 // keyFieldOnce stores key, the checked value of a table key attribute
-// that is a field of T (a number in canonical form), in item under name,
+// that is a field of T (a number in canonical form), in fields at at,
 // where the field's own encoding was, and returns the size of that
 // encoding, which the item then does not have: the key is stored and
 // counted once.
-func keyFieldOnce(item map[string]types.AttributeValue, name string, key types.AttributeValue) int {
+func keyFieldOnce(fields []types.AttributeValue, at int, name string, key types.AttributeValue) int {
 	size := 0
-	if field, ok := item[name]; ok {
+	if field := fields[at]; field != nil {
 		size = itemsize.Size(name, field)
 	}
-	item[name] = key
+	fields[at] = key
 	return size
 }
 
@@ -207,23 +230,24 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 }
 
 // deriveGroup runs the derivations of one index: all of them present puts
-// the item in the index, any of them absent keeps it out (every derived
-// attribute of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T]) (size int, err error) {
-	in := true
+// the item in the index (in; their values added to the arena's derived
+// attributes), any of them absent keeps it out (every derived attribute
+// of the index removed).
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], ar *arena) (in bool, size int, err error) {
+	in = true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	for i := range g.derived {
 		d := &g.derived[i]
 		av, ok, err := fr.get(d, v)
 		if err != nil {
-			return 0, e.itemError(*d, ItemDerive, "", err)
+			return false, 0, e.itemError(*d, ItemDerive, "", err)
 		}
 		if !ok {
 			in = false
 			continue
 		}
 		if vals[i], err = e.checkKeyValue(d, av); err != nil {
-			return 0, err
+			return false, 0, err
 		}
 	}
 	if !in {
@@ -232,14 +256,14 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		} else {
 			p.remove = append(p.remove, g.out...)
 		}
-		return 0, nil
+		return false, 0, nil
 	}
 	for i := range g.derived {
 		d := &g.derived[i]
-		p.item[d.attr.Name] = vals[i]
+		ar.derived = append(ar.derived, namedValue{name: d.attr.Name, av: vals[i]})
 		size += itemsize.Size(d.attr.Name, vals[i])
 	}
-	return size, nil
+	return true, size, nil
 }
 
 // funcResults holds, for one write, the result of the last Func binding
@@ -350,16 +374,16 @@ func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err
 	return &ItemError{Entity: e.typeName, Index: d.index, Attribute: d.attr.Name, Problem: p, Detail: detail, Err: err}
 }
 
-// encodeFields adds T's fields to dst and returns their size. A T whose
-// fields the codec handles directly is read in place; any other is copied
-// for reflection.
-func (e *Entity[T]) encodeFields(v *T, dst map[string]types.AttributeValue, sl *codec.Slab) (int, error) {
+// encodeFields encodes T's fields into vals (by field, [codec.Codec.Encode])
+// and returns their size. A T whose fields the codec handles directly is
+// read in place; any other is copied for reflection.
+func (e *Entity[T]) encodeFields(v *T, vals []types.AttributeValue, sl *codec.Slab) (int, error) {
 	if e.codec.Direct() {
-		return e.codec.EncodeDirect(unsafe.Pointer(v), dst, sl)
+		return e.codec.EncodeDirect(unsafe.Pointer(v), vals, sl)
 	}
 	cp := new(T)
 	*cp = *v
-	return e.codec.Encode(reflect.ValueOf(cp).Elem(), dst)
+	return e.codec.Encode(reflect.ValueOf(cp).Elem(), vals)
 }
 
 // encodeError is the *ItemError of a field that could not be encoded: a

@@ -31,6 +31,7 @@ type lifeField struct {
 	goName string
 	attr   string
 	offset uintptr // of the time.Time in T (the field is Fixed)
+	at     int     // the field's position in the codec's values
 }
 
 // ExpiresAfter is an expiry derived from another time.Time field of T
@@ -216,28 +217,27 @@ func (e *Entity[T]) stampTimes(v *T, now time.Time) {
 	}
 }
 
-// lifeValues replaces, in item, the encoding of each lifecycle field of *v
-// with the one keyfirst stores, and returns the change of the item's
+// lifeValues replaces, in the arena's field values, the encoding of each
+// lifecycle field of *v with the one keyfirst stores, adds the derived
+// expiry to its derived attributes, and returns the change of the item's
 // size: Created and Updated in [TimeKeyLayout] (left out when zero, which
 // only a plan without a clock reading has), Expires as a Number of epoch
 // seconds (left out when zero: the item never expires).
-func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T]) (int, error) {
-	size, item := 0, p.item
+func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T], ar *arena) (int, error) {
+	size, fields := 0, ar.fields
 	for i := range e.life.fields {
 		f := &e.life.fields[i]
 		av, err := e.lifeValue(f, *f.timeAt(unsafe.Pointer(v)))
 		if err != nil {
 			return 0, err
 		}
-		if old, ok := item[f.attr]; ok {
+		if old := fields[f.at]; old != nil {
 			size -= itemsize.Size(f.attr, old)
 		}
-		if av == nil {
-			delete(item, f.attr)
-			continue
+		fields[f.at] = av // nil: the item has none
+		if av != nil {
+			size += itemsize.Size(f.attr, av)
 		}
-		item[f.attr] = av
-		size += itemsize.Size(f.attr, av)
 	}
 	if a := e.life.after; a != nil {
 		// The derived expiry, which no field holds: removed when absent,
@@ -249,7 +249,7 @@ func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T]) (int, error) {
 		if av == nil {
 			p.remove = append(p.remove, a.source.attr)
 		} else {
-			item[a.source.attr] = av
+			ar.derived = append(ar.derived, namedValue{name: a.source.attr, av: av})
 			size += itemsize.Size(a.source.attr, av)
 		}
 	}

@@ -390,9 +390,9 @@ func (p *partialPlan[T]) keys() error {
 			return stale(decide)
 		}
 		var plan itemPlan[T]
-		plan.item = map[string]types.AttributeValue{}
+		var ar arena
 		var fr funcResults[T]
-		if _, err := e.deriveGroup(g, v, &plan, &fr); err != nil {
+		if _, _, err := e.deriveGroup(g, v, &plan, &fr, &ar); err != nil {
 			if !p.knows(value) {
 				return stale(value)
 			}
@@ -414,10 +414,9 @@ func (p *partialPlan[T]) keys() error {
 					g.index, d.attr.Name, f.GoName), nil)
 			}
 		}
-		for _, d := range g.derived {
-			av := plan.item[d.attr.Name]
-			p.size += itemsize.Size(d.attr.Name, av)
-			p.act(actSet, d.attr.Name, av)
+		for _, d := range ar.derived {
+			p.size += itemsize.Size(d.name, d.av)
+			p.act(actSet, d.name, d.av)
 		}
 	}
 	return nil

@@ -253,3 +253,27 @@ func TestIfBindingTwinsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestTicketItemAllocations holds the allocations of a ticket's item out
+// of the sparse index (8 attributes, Go's smallest map): its map made for
+// exactly them (2), the slab (2), the ticket copied for the plan (1) and
+// its opened time in the key layout (1), with one to spare. A map made
+// for more, or an attribute put twice in a full small map (which grows
+// it, even to replace a value), adds 2 or 3.
+func TestTicketItemAllocations(t *testing.T) {
+	declared, byFunc := ifBindingEntities(t)
+	resolved := ifBindingTickets()[1]
+	for name, e := range map[string]*keyfirst.Entity[Ticket]{"keyfirst": declared, "keyfirst-func": byFunc} {
+		if _, err := e.Item(resolved); err != nil { // the entity learns the room of its texts
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(200, func() {
+			if _, err := e.Item(resolved); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 8 {
+			t.Errorf("%s: Item makes %v allocations, want at most 8", name, allocs)
+		}
+	}
+}

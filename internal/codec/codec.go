@@ -200,6 +200,15 @@ func (c *Codec) Field(name string) (Field, bool) {
 	return c.fields[i].Field, true
 }
 
+// Index returns the position of the field of attribute name in
+// [Codec.Names], -1 when the type has none.
+func (c *Codec) Index(name string) int {
+	if i, ok := c.byName[name]; ok {
+		return i
+	}
+	return -1
+}
+
 // Len is the number of fields, an upper bound on the attributes Encode adds.
 func (c *Codec) Len() int { return len(c.fields) }
 
@@ -207,25 +216,35 @@ func (c *Codec) Len() int { return len(c.fields) }
 // every field is of a kind the codec handles itself, at a fixed offset.
 func (c *Codec) Direct() bool { return c.direct }
 
-// Encode adds the attributes of v, a value of the codec's struct type, to
-// dst, and returns their size as [itemsize.Size] counts it. A value that
-// DynamoDB would refuse or change (an invalid number or set, a string that
-// is not valid UTF-8, lists and maps nested too deep, anywhere in a field)
-// is an [*itemsize.InvalidError].
-func (c *Codec) Encode(v reflect.Value, dst map[string]types.AttributeValue) (int, error) {
-	size := 0
+// Encode encodes the fields of v, a value of the codec's struct type, into
+// out (one value per field, in the order of [Codec.Names]; nil for a field
+// the item does not have), and returns their size as [itemsize.Size]
+// counts it: an item's map can then be made with room for exactly the
+// values it has ([Codec.Store]). A value that DynamoDB would
+// refuse or change (an invalid number or set, a string that is not valid
+// UTF-8, lists and maps nested too deep, anywhere in a field) is an
+// [*itemsize.InvalidError].
+func (c *Codec) Encode(v reflect.Value, out []types.AttributeValue) (int, error) {
+	out, size := out[:len(c.fields)], 0
 	for i := range c.fields {
-		f := &c.fields[i]
-		av, n, err := f.encode(v)
+		av, n, err := c.fields[i].encode(v)
 		if err != nil {
 			return size, err
 		}
-		if av != nil {
-			dst[f.Name] = av
-			size += n
-		}
+		out[i] = av
+		size += n
 	}
 	return size, nil
+}
+
+// Store adds to dst the values that [Codec.Encode] or
+// [Codec.EncodeDirect] put in vals, each under its field's attribute.
+func (c *Codec) Store(dst map[string]types.AttributeValue, vals []types.AttributeValue) {
+	for i, av := range vals[:len(c.names)] {
+		if av != nil {
+			dst[c.names[i]] = av
+		}
+	}
 }
 
 // encode encodes the field of the root value v, checked, and returns its

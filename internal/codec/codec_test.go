@@ -125,8 +125,10 @@ func mustCodec(t *testing.T, typ reflect.Type) *Codec {
 
 func encode(t *testing.T, c *Codec, v any) (map[string]types.AttributeValue, error) {
 	t.Helper()
+	vals := make([]types.AttributeValue, c.Len())
+	size, err := c.Encode(reflect.ValueOf(v).Elem(), vals)
 	m := map[string]types.AttributeValue{}
-	size, err := c.Encode(reflect.ValueOf(v).Elem(), m)
+	c.Store(m, vals)
 	if err == nil && size != itemsize.ItemSize(m) {
 		t.Errorf("Encode reports size %d, the item has %d", size, itemsize.ItemSize(m))
 	}
@@ -168,10 +170,12 @@ func TestEncodeMatchesAttributeValue(t *testing.T) {
 				t.Errorf("encode differs from attributevalue:\n got %#v\nwant %#v", dump(got), dump(want))
 			}
 			// A value that is not addressable encodes the same.
-			plain := map[string]types.AttributeValue{}
-			if _, err := c.Encode(reflect.ValueOf(v), plain); err != nil {
+			vals := make([]types.AttributeValue, c.Len())
+			if _, err := c.Encode(reflect.ValueOf(v), vals); err != nil {
 				t.Fatal(err)
 			}
+			plain := map[string]types.AttributeValue{}
+			c.Store(plain, vals)
 			if !reflect.DeepEqual(plain, want) {
 				t.Errorf("unaddressable encode differs:\n got %#v\nwant %#v", dump(plain), dump(want))
 			}

@@ -22,16 +22,17 @@ import (
 // struct: its string and number values, and the texts of its numbers and
 // times, come from sl (nil: allocated one by one; size it with
 // [Codec.SlabValues]). base does not escape.
-func (c *Codec) EncodeDirect(base unsafe.Pointer, dst map[string]types.AttributeValue, sl *Slab) (int, error) {
-	size := 0
+func (c *Codec) EncodeDirect(base unsafe.Pointer, out []types.AttributeValue, sl *Slab) (int, error) {
+	out, size := out[:len(c.fields)], 0
 	for i := range c.fields {
 		f := &c.fields[i]
-		if av := f.encodeAt(unsafe.Add(base, f.offset), sl); av != nil {
+		av := f.encodeAt(unsafe.Add(base, f.offset), sl)
+		out[i] = av
+		if av != nil {
 			n, err := itemsize.Check(f.Name, av)
 			if err != nil {
 				return size, err
 			}
-			dst[f.Name] = av
 			size += n
 		}
 	}

@@ -77,8 +77,7 @@ func TestDirectMatchesAttributeValue(t *testing.T) {
 			full.Reset(c.SlabValues(unsafe.Pointer(&v)), 64)
 			small.Reset(1, 1)
 			for _, sl := range []*Slab{nil, &full, &small} {
-				got := map[string]types.AttributeValue{}
-				size, err := c.EncodeDirect(unsafe.Pointer(&v), got, sl)
+				got, size, err := encodeDirect(c, &v, sl)
 				if err != nil || !reflect.DeepEqual(got, want) || size != itemsize.ItemSize(want) {
 					t.Fatalf("EncodeDirect:\n got %v\nwant %v (size %d, %d)", dump(got), dump(want), size, itemsize.ItemSize(want))
 				}
@@ -185,29 +184,29 @@ func TestEncodeDirectSlab(t *testing.T) {
 		t.Fatal("not Direct")
 	}
 	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}}
-	dst := make(map[string]types.AttributeValue, 8)
+	vals := make([]types.AttributeValue, c.Len())
 	if n := c.SlabValues(unsafe.Pointer(&v)); n != 10 {
 		t.Fatalf("SlabValues = %d, want 10 (5 strings, 2 numbers, 3 list elements)", n)
 	}
 	var sl Slab
 	allocs := testing.AllocsPerRun(100, func() {
 		sl.Reset(c.SlabValues(unsafe.Pointer(&v)), 64)
-		if _, err := c.EncodeDirect(unsafe.Pointer(&v), dst, &sl); err != nil {
+		if _, err := c.EncodeDirect(unsafe.Pointer(&v), vals, &sl); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs > 4 {
 		t.Errorf("EncodeDirect makes %v allocations, want at most 4", allocs)
 	}
-	one := map[string]types.AttributeValue{}
-	two := map[string]types.AttributeValue{}
 	var s1, s2 Slab
 	s1.Reset(10, 64)
 	s2.Reset(10, 64)
-	if _, err := c.EncodeDirect(unsafe.Pointer(&v), one, &s1); err != nil {
+	one, _, err := encodeDirect(c, &v, &s1)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.EncodeDirect(unsafe.Pointer(&v), two, &s2); err != nil {
+	two, _, err := encodeDirect(c, &v, &s2)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want, err := attributevalue.MarshalMap(v)
@@ -225,4 +224,13 @@ func TestEncodeDirectSlab(t *testing.T) {
 	if two["B"].(*types.AttributeValueMemberS).Value != "b" || one["B"] == one["A"] {
 		t.Fatal("the values of one item share memory")
 	}
+}
+
+// encodeDirect encodes *v with EncodeDirect into a map.
+func encodeDirect[T any](c *Codec, v *T, sl *Slab) (map[string]types.AttributeValue, int, error) {
+	vals := make([]types.AttributeValue, c.Len())
+	size, err := c.EncodeDirect(unsafe.Pointer(v), vals, sl)
+	m := map[string]types.AttributeValue{}
+	c.Store(m, vals)
+	return m, size, err
 }
