@@ -90,7 +90,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 		size += itemsize.Size(e.sk.attr.Name, sk)
 	}
 
-	var in uint64 // the groups the item is in, by position
+	var in uint64 // the groups the item is in, by position (at most MaxGSIs+MaxLSIs)
 	for gi := range e.groups {
 		ok, n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr, ar)
 		if err != nil {
