@@ -138,16 +138,24 @@ const (
 // the write stored); after a cancellation, [Op.Stored] returns the stored
 // item that DynamoDB handed back with the failure.
 type Op[T any] struct {
-	e       *keyfirst.Entity[T]
-	kind    opKind
-	item    T
-	key     keyfirst.Key[T]
+	e    *keyfirst.Entity[T]
+	kind opKind
+	item T
+	// keyed is the key (and the update) of a check or an update, which
+	// have no item: nil for a put, a replace or a delete, whose Op is
+	// smaller without them.
+	keyed   *keyedOp[T]
 	opts    keyfirst.TransactOptions
-	update  keyfirst.Update
 	pending T // the item as the built action stores it
 	written T
 	done    bool
 	pos     int // the position of the action in its last transaction
+}
+
+// keyedOp is what an action on a key rather than an item holds.
+type keyedOp[T any] struct {
+	key    keyfirst.Key[T]
+	update keyfirst.Update
 }
 
 func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOption) *Op[T] {
@@ -199,7 +207,7 @@ func Delete[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // cancelled when cond fails ([keyfirst.ErrConditionFailed]).
 func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond) *Op[T] {
 	op := newOp(e, opCheck, *new(T), []ActionOption{If(cond)})
-	op.key = key
+	op.keyed = &keyedOp[T]{key: key}
 	return op
 }
 
@@ -221,7 +229,7 @@ func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond
 // the item after the transaction when it is needed.
 func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update) *Op[T] {
 	op := newOp(e, opUpdate, *new(T), nil)
-	op.key, op.update = key, u
+	op.keyed = &keyedOp[T]{key: key, update: u}
 	return op
 }
 
@@ -247,9 +255,9 @@ func (op *Op[T]) build(b builder, s *step) error {
 		o.Read = readOf(b, op.e, op.item)
 		s.own, err = op.e.TransactDelete(op.item, o)
 	case opCheck:
-		s.own, err = op.e.TransactCheck(op.key, *o)
+		s.own, err = op.e.TransactCheck(op.keyed.key, *o)
 	case opUpdate:
-		s.own, err = op.e.TransactUpdate(op.key, op.update)
+		s.own, err = op.e.TransactUpdate(op.keyed.key, op.keyed.update)
 	}
 	s.table = op.e.Table()
 	return err
