@@ -31,6 +31,10 @@ type arena struct {
 	// value.
 	fields  []types.AttributeValue
 	derived []namedValue
+	// fieldRoom and derivedRoom back fields and derived for most
+	// entities, so that an arena the pool had to make is one allocation.
+	fieldRoom   [24]types.AttributeValue
+	derivedRoom [8]namedValue
 }
 
 // namedValue is an attribute of an item: its name and value.
@@ -41,7 +45,11 @@ type namedValue struct {
 
 // arenas are the arenas of plans in progress: a plan takes one and gives
 // it back, so that a write allocates only what its item keeps.
-var arenas = sync.Pool{New: func() any { return new(arena) }}
+var arenas = sync.Pool{New: func() any {
+	a := new(arena)
+	a.fields, a.derived = a.fieldRoom[:0], a.derivedRoom[:0]
+	return a
+}}
 
 // textHint is the room an entity's arenas start with for texts: the most
 // an item of the entity has used so far, so that after the first writes
