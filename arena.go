@@ -100,10 +100,12 @@ func (e *Entity[T]) newArena(v *T) *arena {
 		n += e.codec.Len()
 	}
 	a.sl.Reset(n, e.texts.get())
-	if n := e.codec.Len(); cap(a.fields) < n {
-		a.fields = make([]types.AttributeValue, n)
+	if nf := e.codec.Len(); cap(a.fields) < nf {
+		a.fields = make([]types.AttributeValue, nf)
+	} else {
+		a.fields = a.fields[:nf]
 	}
-	a.fields, a.derived = a.fields[:e.codec.Len()], a.derived[:0]
+	a.derived = a.derived[:0]
 	return a
 }
 

@@ -130,9 +130,9 @@ type Entity[T any] struct {
 	nDerived int
 	// extraAttrs counts the attributes every item has beside its fields
 	// and its index keys: the entity type, the primary key attributes that
-	// are not fields. It sizes an item's map
-	// (planAt). versionAt and keyAt are the fields of the version and of
-	// the primary key attributes that are fields (-1: none).
+	// are not fields. It sizes an item's map (planAt). versionAt and keyAt
+	// are the fields of the version and of the primary key attributes that
+	// are fields (-1: none).
 	extraAttrs, versionAt int
 	keyAt                 [2]int
 	version               string
@@ -239,10 +239,8 @@ type indexGroup[T any] struct {
 // lifecycle field's at) and counts extraAttrs.
 func (e *Entity[T]) placeFields() {
 	e.extraAttrs = 1 // the entity type
+	// No field is named "": an entity without a version has versionAt -1.
 	e.versionAt, e.keyAt = e.codec.Index(e.version), [2]int{-1, -1}
-	if e.version == "" {
-		e.versionAt = -1
-	}
 	if e.keyField[0] {
 		e.keyAt[0] = e.codec.Index(e.pk.attr.Name)
 	} else {

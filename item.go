@@ -92,7 +92,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 
 	var in uint64 // the groups the item is in, by position (at most MaxGSIs+MaxLSIs)
 	for gi := range e.groups {
-		ok, n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr, ar)
+		ok, n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr, &ar.derived)
 		if err != nil {
 			return p, err
 		}
@@ -230,10 +230,10 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 }
 
 // deriveGroup runs the derivations of one index: all of them present puts
-// the item in the index (in; their values added to the arena's derived
-// attributes), any of them absent keeps it out (every derived attribute
+// the item in the index (in; their values appended to derived), any of
+// them absent keeps it out (every derived attribute
 // of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], ar *arena) (in bool, size int, err error) {
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], derived *[]namedValue) (in bool, size int, err error) {
 	in = true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	for i := range g.derived {
@@ -260,7 +260,7 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 	}
 	for i := range g.derived {
 		d := &g.derived[i]
-		ar.derived = append(ar.derived, namedValue{name: d.attr.Name, av: vals[i]})
+		*derived = append(*derived, namedValue{name: d.attr.Name, av: vals[i]})
 		size += itemsize.Size(d.attr.Name, vals[i])
 	}
 	return true, size, nil

@@ -390,9 +390,9 @@ func (p *partialPlan[T]) keys() error {
 			return stale(decide)
 		}
 		var plan itemPlan[T]
-		var ar arena
+		var derived []namedValue
 		var fr funcResults[T]
-		if _, _, err := e.deriveGroup(g, v, &plan, &fr, &ar); err != nil {
+		if _, _, err := e.deriveGroup(g, v, &plan, &fr, &derived); err != nil {
 			if !p.knows(value) {
 				return stale(value)
 			}
@@ -414,7 +414,7 @@ func (p *partialPlan[T]) keys() error {
 					g.index, d.attr.Name, f.GoName), nil)
 			}
 		}
-		for _, d := range ar.derived {
+		for _, d := range derived {
 			p.size += itemsize.Size(d.name, d.av)
 			p.act(actSet, d.name, d.av)
 		}
