@@ -53,8 +53,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // ErrUnsupported reports a struct type the codec cannot represent.
@@ -274,7 +272,7 @@ func (f *field) encodeValue(fv reflect.Value) (types.AttributeValue, int, error)
 	if av == nil {
 		return nil, 0, nil
 	}
-	n, err := itemsize.Check(f.Name, av)
+	n, err := f.checkedSize(av)
 	if err != nil {
 		return nil, 0, err
 	}

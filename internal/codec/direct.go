@@ -8,8 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // The fast kinds are encoded and decoded through the field's address, so
@@ -28,13 +26,14 @@ func (c *Codec) EncodeDirect(base unsafe.Pointer, out []types.AttributeValue, sl
 		f := &c.fields[i]
 		av := f.encodeAt(unsafe.Add(base, f.offset), sl)
 		out[i] = av
-		if av != nil {
-			n, err := itemsize.Check(f.Name, av)
-			if err != nil {
-				return size, err
-			}
-			size += n
+		if av == nil {
+			continue
 		}
+		n, err := f.checkedSize(av)
+		if err != nil {
+			return size, err
+		}
+		size += n
 	}
 	return size, nil
 }

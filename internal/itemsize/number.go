@@ -243,3 +243,29 @@ func (d Decimal) Equal(o Decimal) bool {
 	}
 	return true
 }
+
+// IntegerSize is [Decimal.Size] of s, an integer as strconv formats one
+// (an optional "-", then decimal digits without a leading zero), computed
+// from its digits without parsing it. Such a number is always one that
+// DynamoDB takes: 20 digits at most.
+func IntegerSize(s string) int {
+	neg := s != "" && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	digits := len(s)
+	for digits > 0 && s[digits-1] == '0' {
+		digits--
+	}
+	if digits == 0 {
+		return 1 // zero
+	}
+	if len(s)%2 != 0 {
+		digits++ // the first digit pairs with a leading zero
+	}
+	size := 1 + (digits+1)/2
+	if neg {
+		size++
+	}
+	return size
+}

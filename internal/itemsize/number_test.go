@@ -1,7 +1,10 @@
 package itemsize
 
 import (
+	"math"
 	"math/big"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,6 +169,37 @@ func TestParseDecimalValidity(t *testing.T) {
 	for _, s := range invalid {
 		if _, ok := ParseDecimal(s); ok {
 			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// TestIntegerSize: IntegerSize is numberSize for every integer strconv
+// formats: the edges of int64 and uint64, powers of ten, runs of zeros
+// and random values of every length.
+func TestIntegerSize(t *testing.T) {
+	texts := []string{"0", "1", "-1", "9", "10", "-10", "12", "100", "101", "120", "1200", "12300", "12340",
+		strconv.FormatInt(math.MaxInt64, 10), strconv.FormatInt(math.MinInt64, 10), strconv.FormatUint(math.MaxUint64, 10)}
+	for p, n := 0, uint64(1); p < 20; p, n = p+1, n*10 {
+		texts = append(texts, strconv.FormatUint(n, 10), strconv.FormatUint(n*7, 10), "-"+strconv.FormatUint(n, 10))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		n := r.Int64() >> r.UintN(64)
+		if r.UintN(3) == 0 {
+			n = -n
+		}
+		if r.UintN(4) == 0 {
+			n -= n % 1000
+		}
+		texts = append(texts, strconv.FormatInt(n, 10))
+	}
+	for _, s := range texts {
+		want, bad := numberSize(s, true)
+		if bad != nil {
+			t.Fatalf("%s: %v", s, bad)
+		}
+		if got := IntegerSize(s); got != want {
+			t.Fatalf("IntegerSize(%s) = %d, numberSize %d", s, got, want)
 		}
 	}
 }
