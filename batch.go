@@ -4,7 +4,6 @@ import (
 	"context"
 	"hash/maphash"
 	"math/bits"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -94,48 +93,33 @@ func (t *Table) pairOf(m map[string]types.AttributeValue) keyPair {
 
 // firstDuplicate finds, among the keys pair(0) to pair(n-1), the first
 // that repeats an earlier one: second is the smallest position whose key
-// is at an earlier position, first the earliest of those. It sorts the
-// keys' hashes (of their values: keys of equal values and other types are
-// told apart by comparing them), holding 8 bytes per key rather than a map
-// of the keys.
+// is at an earlier position, first the earliest of those. It puts the
+// keys' hashes (of their values: keys of equal values and other types
+// are told apart by comparing them), in order, in an open-addressed table
+// of positions, one pass: 16 bytes per key rather than a map of the keys.
 func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup bool) {
 	if n < 2 {
 		return 0, 0, false
 	}
-	// Each entry is a hash with its low bits replaced by the position:
-	// equal keys sort next to each other, in the order of their positions.
-	low := uint(bits.Len(uint(n - 1)))
-	mask := uint64(1)<<low - 1
 	seed := maphash.MakeSeed()
 	hs := make([]uint64, n)
+	// slots holds position+1 of each key put in, 0 when free; at least
+	// twice as many slots as keys, so that a probe ends soon.
+	slots := make([]int32, 1<<bits.Len(uint(2*n-1)))
+	mask := uint64(len(slots) - 1)
 	for i := range hs {
 		p := pair(i)
 		h := maphash.String(seed, p.pk.val) ^ bits.RotateLeft64(maphash.String(seed, p.sk.val), 32)
-		hs[i] = h&^mask | uint64(i)
-	}
-	slices.Sort(hs)
-	second = n
-	for i := 1; i < n; i++ {
-		if hs[i]&^mask != hs[i-1]&^mask {
-			continue
-		}
-		// A run of equal hashes: compare the keys (a hash collision is not
-		// a duplicate).
-		start := i - 1
-		for start > 0 && hs[start-1]&^mask == hs[i]&^mask {
-			start--
-		}
-		b := int(hs[i] & mask)
-		if b >= second {
-			continue
-		}
-		pb := pair(b)
-		for j := start; j < i; j++ {
-			if a := int(hs[j] & mask); pair(a) == pb {
-				first, second = a, b
-				break
+		hs[i] = h
+		at := h & mask
+		for ; slots[at] != 0; at = (at + 1) & mask {
+			// An equal hash is compared as keys: a hash collision is not
+			// a duplicate.
+			if j := int(slots[at] - 1); hs[j] == h && pair(j) == p {
+				return j, i, true
 			}
 		}
+		slots[at] = int32(i + 1)
 	}
-	return first, second, second < n
+	return 0, 0, false
 }

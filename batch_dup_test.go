@@ -1,6 +1,8 @@
 package keyfirst
 
 import (
+	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -32,5 +34,43 @@ func TestFirstDuplicate(t *testing.T) {
 				t.Fatalf("firstDuplicate = %d, %d, %v", first, second, dup)
 			}
 		})
+	}
+}
+
+// TestFirstDuplicateRandom: over random batches of keys from a small
+// alphabet (so that repeats are common, and texts repeat across types,
+// which hash alike), firstDuplicate finds what a map of the keys finds:
+// the smallest position whose key came before, and that key's first
+// position.
+func TestFirstDuplicateRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	typs := []types.ScalarAttributeType{types.ScalarAttributeTypeS, types.ScalarAttributeTypeN}
+	found := 0
+	for range 3000 {
+		n := r.IntN(300)
+		pairs := make([]keyPair, n)
+		for i := range pairs {
+			pairs[i] = keyPair{pk: keyPart{val: strconv.Itoa(r.IntN(40)), typ: typs[r.IntN(2)]},
+				sk: keyPart{val: strconv.Itoa(r.IntN(40)), typ: types.ScalarAttributeTypeS}}
+		}
+		wantFirst, wantSecond, wantDup := 0, 0, false
+		seen := map[keyPair]int{}
+		for i, p := range pairs {
+			if j, ok := seen[p]; ok {
+				wantFirst, wantSecond, wantDup = j, i, true
+				break
+			}
+			seen[p] = i
+		}
+		first, second, dup := firstDuplicate(n, func(i int) keyPair { return pairs[i] })
+		if dup != wantDup || first != wantFirst || second != wantSecond {
+			t.Fatalf("%d keys: firstDuplicate = %d, %d, %v; want %d, %d, %v", n, first, second, dup, wantFirst, wantSecond, wantDup)
+		}
+		if dup {
+			found++
+		}
+	}
+	if found < 1000 || found > 2900 {
+		t.Fatalf("%d of 3000 batches had a repeat: the test does not cover both", found)
 	}
 }

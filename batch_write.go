@@ -151,7 +151,7 @@ func (e *BatchWriteError) Unwrap() []error { return errfmt.Causes(ErrUnprocessed
 // keys and its clock twice, and doubles the allocations of the write:
 // measured 245,601 against 123,405 for 10,000 items); that is about 670
 // bytes per item of six short attributes, the request included.
-// BatchWrite adds 8 bytes per request for the duplicate check and, while
+// BatchWrite adds 16 bytes per request for the duplicate check and, while
 // sending, one BatchWriteItem request of 25. A caller that must
 // bound its memory (a stream of items, millions of them) builds and writes
 // them in several calls, a few thousand at a time: each call checks its
