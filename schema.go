@@ -449,11 +449,40 @@ func (t *Table) Index(name string) (KeySchema, error) {
 
 // Indexes returns every secondary index, GSIs first, in declaration order.
 func (t *Table) Indexes() []KeySchema {
-	out := make([]KeySchema, len(t.indexes))
-	for i, ix := range t.indexes {
-		out[i] = ix.clone()
+	return cloneSchemas(t.indexes)
+}
+
+// cloneSchemas is a clone of each of ks, their attributes copied into one
+// block and their projected attributes into another, so that a copy of
+// every index is three allocations rather than three per index. Each
+// copy's slices are capped: an append to one reallocates rather than
+// write over the next's. A nil slice stays nil.
+func cloneSchemas(ks []KeySchema) []KeySchema {
+	nAttrs, nNames := 0, 0
+	for _, k := range ks {
+		nAttrs += len(k.PartitionKey) + len(k.SortKey)
+		nNames += len(k.Projection.NonKeyAttributes)
+	}
+	attrs, names := make([]Attribute, 0, nAttrs), make([]string, 0, nNames)
+	out := make([]KeySchema, len(ks))
+	for i, k := range ks {
+		k.PartitionKey, attrs = cut(attrs, k.PartitionKey)
+		k.SortKey, attrs = cut(attrs, k.SortKey)
+		k.Projection.NonKeyAttributes, names = cut(names, k.Projection.NonKeyAttributes)
+		out[i] = k
 	}
 	return out
+}
+
+// cut appends s to block and returns the copy, capped, and block; nil for
+// a nil s.
+func cut[E any](block, s []E) ([]E, []E) {
+	if s == nil {
+		return nil, block
+	}
+	start := len(block)
+	block = append(block, s...)
+	return block[start:len(block):len(block)], block
 }
 
 // AttributeType returns the type of a key attribute of the table or of one

@@ -3,6 +3,7 @@ package keyfirst_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -224,5 +225,40 @@ func TestIndexKindString(t *testing.T) {
 		if k.String() != want {
 			t.Errorf("%d: %q", k, k.String())
 		}
+	}
+}
+
+// TestIndexesAreCopies: what Indexes returns is the table's indexes, each
+// its own copy: changing one, or appending to its slices, changes neither
+// the table nor the other copies.
+func TestIndexesAreCopies(t *testing.T) {
+	table, err := keyfirst.NewTable(shopSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := table.Indexes()
+	if len(want) < 2 {
+		t.Fatalf("%d indexes, want at least 2", len(want))
+	}
+	for i := range want {
+		if got, err := table.Index(want[i].IndexName); err != nil || !reflect.DeepEqual(got, want[i]) {
+			t.Fatalf("Indexes()[%d] = %+v, Index gives %+v (%v)", i, want[i], got, err)
+		}
+	}
+	mine := table.Indexes()
+	for i := range mine {
+		mine[i].PartitionKey[0].Name = "mutated"
+		mine[i].PartitionKey = append(mine[i].PartitionKey, keyfirst.StringAttr("appended"))
+		mine[i].SortKey = append(mine[i].SortKey, keyfirst.StringAttr("appended"))
+		mine[i].Projection.NonKeyAttributes = append(mine[i].Projection.NonKeyAttributes, "appended")
+	}
+	if again := table.Indexes(); !reflect.DeepEqual(again, want) {
+		t.Fatalf("after changing a copy, Indexes() = %+v, want %+v", again, want)
+	}
+	other := table.Indexes()
+	other[0].PartitionKey = append(other[0].PartitionKey, keyfirst.StringAttr("appended"))
+	other[0].SortKey = append(other[0].SortKey, keyfirst.StringAttr("appended"))
+	if !reflect.DeepEqual(other[1:], want[1:]) {
+		t.Fatalf("appending to one copy changed the next: %+v, want %+v", other[1:], want[1:])
 	}
 }

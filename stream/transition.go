@@ -56,7 +56,8 @@ type Transition struct {
 // exist. Indexes the item is in neither before nor after are left out.
 func transitions(table *keyfirst.Table, old, new map[string]types.AttributeValue) []Transition {
 	var out []Transition
-	for _, ix := range table.Indexes() {
+	indexes := table.Indexes()
+	for _, ix := range indexes {
 		t := Transition{Index: ix.IndexName, Old: indexKey(ix, old), New: indexKey(ix, new)}
 		switch {
 		case t.Old == nil && t.New == nil:
@@ -69,6 +70,9 @@ func transitions(table *keyfirst.Table, old, new map[string]types.AttributeValue
 			t.Movement = Stayed
 		default:
 			t.Movement = Moved
+		}
+		if out == nil {
+			out = make([]Transition, 0, len(indexes))
 		}
 		out = append(out, t)
 	}
