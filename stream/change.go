@@ -85,14 +85,17 @@ func check(table *keyfirst.Table, r Record) (oldType, newType string, err error)
 	if r.View != types.StreamViewTypeNewAndOldImages {
 		return fail(RecordView, fmt.Sprintf("view %q; enable the stream with NEW_AND_OLD_IMAGES (keyfirst.TableSpec.Stream)", r.View))
 	}
-	for _, a := range table.PrimaryKey().Attributes() {
+	for _, a := range viewOf(table).primary {
 		key, ok := r.Keys[a.Name]
 		if !ok {
 			return fail(RecordKeys, fmt.Sprintf("the keys lack the table's key attribute %q", a.Name))
 		}
-		for name, img := range map[string]map[string]types.AttributeValue{"old": r.Old, "new": r.New} {
-			if img != nil && !avequal.Equal(img[a.Name], key) {
-				return fail(RecordKeys, fmt.Sprintf("the %s image's %q is not the record's key: a truncated image?", name, a.Name))
+		for _, img := range [...]struct {
+			name string
+			item map[string]types.AttributeValue
+		}{{"old", r.Old}, {"new", r.New}} {
+			if img.item != nil && !avequal.Equal(img.item[a.Name], key) {
+				return fail(RecordKeys, fmt.Sprintf("the %s image's %q is not the record's key: a truncated image?", img.name, a.Name))
 			}
 		}
 	}

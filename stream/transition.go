@@ -56,7 +56,7 @@ type Transition struct {
 // exist. Indexes the item is in neither before nor after are left out.
 func transitions(table *keyfirst.Table, old, new map[string]types.AttributeValue) []Transition {
 	var out []Transition
-	indexes := table.Indexes()
+	indexes := viewOf(table).indexes
 	for _, ix := range indexes {
 		t := Transition{Index: ix.IndexName, Old: indexKey(ix, old), New: indexKey(ix, new)}
 		switch {
