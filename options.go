@@ -105,6 +105,15 @@ func WithSetting(name string, value any) func(*Options) {
 // negative MaxAttempts or delay and a CursorKey shorter than
 // [MinCursorKey]; each call then refuses the settings it does not take.
 func Apply(op string, fns []func(*Options)) (Options, error) {
+	if len(fns) == 0 {
+		return Options{}, nil // the zero Options, valid; not made on the heap
+	}
+	return apply(op, fns)
+}
+
+// apply is Apply of at least one option function, whose Options escape to
+// the heap: the functions are given their address.
+func apply(op string, fns []func(*Options)) (Options, error) {
 	var o Options
 	for _, fn := range fns {
 		if fn != nil {

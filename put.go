@@ -162,8 +162,8 @@ func (e *Entity[T]) putUpdate(ctx context.Context, api PutItemAPI, item T, w pla
 }
 
 // put is the planned write as a PutItem action.
-func (w *plannedWrite[T]) put(e *Entity[T]) *types.Put {
-	return &types.Put{
+func (w *plannedWrite[T]) put(e *Entity[T]) types.Put {
+	return types.Put{
 		TableName:                           e.table.tableName(),
 		Item:                                w.plan.item,
 		ConditionExpression:                 w.x.Condition(),

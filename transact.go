@@ -190,7 +190,8 @@ func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, er
 	if e.keepsCreated() {
 		return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
 	}
-	return e.transactWrite(&w, types.TransactWriteItem{Put: w.put(e)}, w.plan.size), item, nil
+	put := w.put(e)
+	return e.transactWrite(&w, types.TransactWriteItem{Put: &put}, w.plan.size), item, nil
 }
 
 // TransactReplace builds the action that replaces the stored item with item
