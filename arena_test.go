@@ -1,7 +1,6 @@
 package keyfirst_test
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"sync"
@@ -41,28 +40,6 @@ func TestItemAllocations(t *testing.T) {
 				t.Errorf("Item makes %v allocations, want at most %v", allocs, c.max)
 			}
 		})
-	}
-}
-
-// TestPutAllocations holds the allocations of a Put of the benchmark's
-// item against a stub API (BenchmarkPutGet): the item's (TestItemAllocations),
-// the PutItemInput and the stub's answer, nothing else: no Options made
-// on the heap for a call without option functions, no types.Put built
-// only to be copied into the input.
-func TestPutAllocations(t *testing.T) {
-	e := benchEntity(t, "bench")
-	stub := &stubClient{}
-	ctx := context.Background()
-	if _, err := e.Put(ctx, stub, benchValue); err != nil {
-		t.Fatal(err)
-	}
-	allocs := testing.AllocsPerRun(200, func() {
-		if _, err := e.Put(ctx, stub, benchValue); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs > 15 {
-		t.Errorf("Put makes %v allocations, want at most 15 (13 of the item, the input, the answer)", allocs)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/keyfirst/keyfirst/internal/codec"
 	"github.com/keyfirst/keyfirst/internal/errfmt"
 )
 
@@ -72,8 +73,10 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	seq := 0
 	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
+		var sl codec.Slab // the request's key values, together
+		sl.Reset(2*len(chunk), 0)
 		for i, at := range chunk {
-			ka.Keys[i] = e.keyMap(keys[at])
+			ka.Keys[i] = e.keyMapIn(keys[at], &sl)
 		}
 		if o.ConsistentRead {
 			ka.ConsistentRead = aws.Bool(true)

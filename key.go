@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
 // Key is the primary key of an item of entity type T. Get one from
@@ -78,12 +80,16 @@ func partOf(av types.AttributeValue) keyPart {
 	return keyPart{}
 }
 
-func (p keyPart) value() types.AttributeValue {
+func (p keyPart) value() types.AttributeValue { return p.valueIn(nil) }
+
+// valueIn is value, a string or number taken from sl (nil: allocated on
+// its own).
+func (p keyPart) valueIn(sl *codec.Slab) types.AttributeValue {
 	switch p.typ {
 	case types.ScalarAttributeTypeS:
-		return &types.AttributeValueMemberS{Value: p.val}
+		return sl.Str(p.val)
 	case types.ScalarAttributeTypeN:
-		return &types.AttributeValueMemberN{Value: p.val}
+		return sl.Num(p.val)
 	}
 	return &types.AttributeValueMemberB{Value: []byte(p.val)}
 }
@@ -109,12 +115,21 @@ func (e *Entity[T]) Key(item T) (Key[T], error) {
 	return k, nil
 }
 
-// keyMap is the Key attribute map of a request.
+// keyMap is the Key attribute map of a request, its values allocated
+// together.
 func (e *Entity[T]) keyMap(k Key[T]) map[string]types.AttributeValue {
+	var sl codec.Slab
+	sl.Reset(2, 0)
+	return e.keyMapIn(k, &sl)
+}
+
+// keyMapIn is keyMap with the values taken from sl: the keys of one
+// request share one.
+func (e *Entity[T]) keyMapIn(k Key[T], sl *codec.Slab) map[string]types.AttributeValue {
 	m := make(map[string]types.AttributeValue, 2)
-	m[e.pk.attr.Name] = k.pk.value()
+	m[e.pk.attr.Name] = k.pk.valueIn(sl)
 	if e.hasSK {
-		m[e.sk.attr.Name] = k.sk.value()
+		m[e.sk.attr.Name] = k.sk.valueIn(sl)
 	}
 	return m
 }
