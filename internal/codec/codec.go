@@ -27,7 +27,11 @@
 // everything keyfirst sends ([itemsize.Check]): a number DynamoDB refuses,
 // a string that is not valid UTF-8, an invalid set, lists and maps nested
 // beyond DynamoDB's levels, anywhere in a field, is an
-// [itemsize.InvalidError].
+// [itemsize.InvalidError]. Where a field's kind decides what Check would
+// find (a string needs only its UTF-8 checked, an integer is always a
+// number DynamoDB takes, a time's text is ASCII), the size is computed
+// from the kind, to the byte Check's (knownSize); the rest, and every
+// value refused, go through Check.
 //
 // The common kinds are read and written at the field's address (unsafe
 // loads and stores at offsets computed once from reflect). For a struct

@@ -25,8 +25,10 @@
 // nested beyond [MaxNesting] levels, anywhere: sets, lists, maps) or
 // store changed (a string, set element or map key that is not valid
 // UTF-8, which the SDK sends with U+FFFD for each invalid byte). Every
-// write of the root package measures its item with it, so the check costs
-// one pass over the strings. [CheckExpressionValue] is the same check for
+// write of the root package checks its item with it, so the check costs
+// one pass over the strings (the codec computes the sizes of the values
+// whose kind leaves nothing else to check, to the byte Check's: an
+// integer's with [IntegerSize]). [CheckExpressionValue] is the same check for
 // a value of an expression (a condition's operand), which DynamoDB takes
 // one level deeper: every expression the root package sends is checked
 // with it.
