@@ -148,7 +148,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 			}
 			if d.timeKey {
 				field := av
-				if av, err = e.timeKeyValue(*d, field); err != nil {
+				if av, err = e.timeKeyOf(d, v, field, sl); err != nil {
 					return p, err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)

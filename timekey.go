@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/codec"
 )
 
 // TimeKeyLayout is how keyfirst stores a time.Time field of T that is an
@@ -25,11 +28,33 @@ const TimeKeyLayout = "2006-01-02T15:04:05.000000000Z"
 // outside 0000..9999 have no fixed-width encoding and are an error wrapping
 // [ErrInvalidItem].
 func FormatTimeKey(t time.Time) (string, error) {
+	b, err := appendTimeKey(nil, t)
+	return string(b), err
+}
+
+// appendTimeKey appends t's [FormatTimeKey] to b.
+func appendTimeKey(b []byte, t time.Time) ([]byte, error) {
 	u := t.UTC()
 	if y := u.Year(); y < 0 || y > 9999 {
-		return "", fmt.Errorf("%w: year %d of %s is outside 0000..9999: a time index key has four year digits", ErrInvalidItem, y, t)
+		return b, fmt.Errorf("%w: year %d of %s is outside 0000..9999: a time index key has four year digits", ErrInvalidItem, y, t)
 	}
-	return u.Format(TimeKeyLayout), nil
+	return u.AppendFormat(b, TimeKeyLayout), nil
+}
+
+// timeKeyOf is the value in [TimeKeyLayout] of the time.Time field of
+// *v that d derives, whose encoding is field: formatted from the field
+// itself, into sl, where the codec reaches it; re-encoded from field
+// (timeKeyValue) otherwise.
+func (e *Entity[T]) timeKeyOf(d *derivation[T], v *T, field types.AttributeValue, sl *codec.Slab) (types.AttributeValue, error) {
+	t, ok := e.codec.TimeAt(unsafe.Pointer(v), d.at)
+	if !ok {
+		return e.timeKeyValue(*d, field)
+	}
+	b, err := appendTimeKey(sl.Bytes(), t)
+	if err != nil {
+		return nil, e.itemError(*d, ItemKeyType, "", err)
+	}
+	return sl.Str(sl.Text(b)), nil
 }
 
 // timeKeyValue re-encodes the attributevalue form of a time.Time field (an

@@ -326,6 +326,18 @@ func (c *Codec) IntAt(base unsafe.Pointer, name string) int64 {
 	return loadInt(p, f.size)
 }
 
+// TimeAt reads the field at position i (in the order of [Codec.Names])
+// of the struct at base when it is a time.Time encoded as RFC 3339 at a
+// fixed offset, not behind a pointer; false otherwise. base does not
+// escape.
+func (c *Codec) TimeAt(base unsafe.Pointer, i int) (time.Time, bool) {
+	f := &c.fields[i]
+	if f.kind != kTime || f.ptr || !f.Fixed || f.tag.unixTime {
+		return time.Time{}, false
+	}
+	return *(*time.Time)(unsafe.Add(base, f.offset)), true
+}
+
 // SetIntAt stores n in the integer field called name (a Fixed field) of
 // the struct at base. base does not escape.
 func (c *Codec) SetIntAt(base unsafe.Pointer, name string, n int64) {
