@@ -74,7 +74,7 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
 		var sl codec.Slab // the request's key values, together
-		sl.Reset(2*len(chunk), 0)
+		sl.Reset(e.keyValues()*len(chunk), 0)
 		for i, at := range chunk {
 			ka.Keys[i] = e.keyMapIn(keys[at], &sl)
 		}

@@ -119,8 +119,16 @@ func (e *Entity[T]) Key(item T) (Key[T], error) {
 // together.
 func (e *Entity[T]) keyMap(k Key[T]) map[string]types.AttributeValue {
 	var sl codec.Slab
-	sl.Reset(2, 0)
+	sl.Reset(e.keyValues(), 0)
 	return e.keyMapIn(k, &sl)
+}
+
+// keyValues is the number of values of a key map: one per key attribute.
+func (e *Entity[T]) keyValues() int {
+	if e.hasSK {
+		return 2
+	}
+	return 1
 }
 
 // keyMapIn is keyMap with the values taken from sl: the keys of one

@@ -50,6 +50,12 @@ func (e *Entity[T]) timeKeyOf(d *derivation[T], v *T, field types.AttributeValue
 	if !ok {
 		return e.timeKeyValue(*d, field)
 	}
+	return e.timeKeyAt(d, t, sl)
+}
+
+// timeKeyAt is t in [TimeKeyLayout], the value of the key attribute d
+// derives, its text and value taken from sl (nil: allocated).
+func (e *Entity[T]) timeKeyAt(d *derivation[T], t time.Time, sl *codec.Slab) (types.AttributeValue, error) {
 	b, err := appendTimeKey(sl.Bytes(), t)
 	if err != nil {
 		return nil, e.itemError(*d, ItemKeyType, "", err)
@@ -68,11 +74,7 @@ func (e *Entity[T]) timeKeyValue(d derivation[T], av types.AttributeValue) (type
 	if err != nil {
 		return nil, e.itemError(d, ItemKeyType, "the time field did not encode as RFC 3339", err)
 	}
-	k, err := FormatTimeKey(t)
-	if err != nil {
-		return nil, e.itemError(d, ItemKeyType, "", err)
-	}
-	return &types.AttributeValueMemberS{Value: k}, nil
+	return e.timeKeyAt(&d, t, nil)
 }
 
 // timeKeyPrefix checks that prefix begins some value of [TimeKeyLayout]
