@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"strconv"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -330,7 +329,7 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 		if x.Value == "" {
 			return nil, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
 		}
-		if !utf8.ValidString(x.Value) {
+		if !itemsize.ValidString(x.Value) {
 			return nil, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)

@@ -1,8 +1,6 @@
 package codec
 
 import (
-	"unicode/utf8"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -20,7 +18,7 @@ func (f *field) knownSize(av types.AttributeValue) (int, bool) {
 	case *types.AttributeValueMemberS:
 		switch f.kind {
 		case kString:
-			if !utf8.ValidString(x.Value) {
+			if !itemsize.ValidString(x.Value) {
 				return 0, false
 			}
 		case kInt, kUint, kFloat, kTime: // ASCII texts: a number as a string, RFC 3339
@@ -45,7 +43,7 @@ func (f *field) knownSize(av types.AttributeValue) (int, bool) {
 		n := 3 + len(x.Value) // as itemsize measures a list: 1 byte per element
 		for _, e := range x.Value {
 			s, ok := e.(*types.AttributeValueMemberS)
-			if !ok || !utf8.ValidString(s.Value) {
+			if !ok || !itemsize.ValidString(s.Value) {
 				return 0, false
 			}
 			n += len(s.Value)

@@ -3,7 +3,6 @@ package itemsize
 import (
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -158,7 +157,7 @@ func measure(av types.AttributeValue, strict bool, level int) (int, *InvalidErro
 		}
 		n := 3
 		for k, e := range x.Value {
-			if strict && !utf8.ValidString(k) {
+			if strict && !ValidString(k) {
 				return 0, &InvalidError{Value: k, Key: true, Reason: BadUTF8}
 			}
 			m, bad := measure(e, strict, level+1)
@@ -221,7 +220,7 @@ func elements[E any](es []E, strict bool, size func(E, bool) (int, *InvalidError
 // stringSize is the size of s, an error when strict and s is not valid
 // UTF-8.
 func stringSize(s string, strict bool) (int, *InvalidError) {
-	if strict && !utf8.ValidString(s) {
+	if strict && !ValidString(s) {
 		return 0, &InvalidError{Value: s, Reason: BadUTF8}
 	}
 	return len(s), nil
