@@ -1,0 +1,93 @@
+package keyfirst
+
+import (
+	"context"
+	"iter"
+	"slices"
+)
+
+// BatchWriteSeq writes the requests of reqs, a stream of any length (the
+// rows of a file, the items of an import, millions of them), with
+// BatchWriteItem: it takes requests from reqs until it has 25 or reqs
+// ends, checks them, sends them as one request and retries those DynamoDB
+// leaves unprocessed, as [Table.BatchWrite] does, until each is written;
+// only then does it take the next. It holds one request of 25 at a time:
+// a request built in reqs (by [Entity.PutRequest] or
+// [Entity.DeleteRequest]) is encoded when it is taken and dropped when it
+// is written, so memory does not grow with the stream.
+//
+// A stream is read once, so unlike BatchWrite's batch it cannot be
+// checked whole before the first write: each request of 25 is checked
+// before it is sent (a request that could not be built, the zero
+// request, a request of another table), and nothing of a request with a
+// bad one is sent, as DynamoDB checks a BatchWriteItem request whole. The
+// first bad request stops the write; the requests of the stream before
+// its request of 25 are written. A caller that must write all or nothing
+// writes a batch it holds with BatchWrite.
+//
+// The requests of one key are written in the stream's order: a request
+// whose key is already in the request of 25 being filled sends that one
+// first, so that a stream of changes to one item leaves its last (where
+// BatchWrite refuses two requests of one key in its batch).
+//
+// When it stops early (a bad request, a failed request, the context
+// ended, or [Options.MaxAttempts] consecutive responses leaving items
+// unprocessed) it returns a [*BatchWriteError]: Unprocessed holds, in the
+// stream's order, the requests taken from reqs and not written (a bad
+// request and those of its request of 25 included), Total the requests
+// taken, Err the cause (a bad request's own error). Every request taken
+// and not in Unprocessed is written; reqs is not read further.
+func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs iter.Seq[WriteRequest], optFns ...func(*Options)) error {
+	o, err := buildOptions("BatchWriteSeq", TakesRetries, optFns)
+	if err != nil {
+		return err
+	}
+	s := batchStream{w: batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"},
+		chunk: make([]WriteRequest, 0, MaxBatchWrite)}
+	for r := range reqs {
+		s.taken++
+		if err := t.checkWrite(&r, s.taken-1); err != nil {
+			return &BatchWriteError{Unprocessed: append(s.chunk, r), Total: s.taken, Err: err}
+		}
+		if slices.ContainsFunc(s.chunk, func(c WriteRequest) bool { return c.key == r.key }) {
+			if err := s.flush(ctx); err != nil {
+				err.Unprocessed = append(err.Unprocessed, r)
+				return err
+			}
+		}
+		s.chunk = append(s.chunk, r)
+		if len(s.chunk) == MaxBatchWrite {
+			if err := s.flush(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.flush(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+// batchStream is the state of a BatchWriteSeq: the request of 25 being
+// filled and the count of requests taken from the stream.
+type batchStream struct {
+	w     batchWriter
+	chunk []WriteRequest
+	taken int
+}
+
+// flush writes the requests of the chunk, each until it is processed, and
+// empties it; it reports those it could not write, in order.
+func (s *batchStream) flush(ctx context.Context) *BatchWriteError {
+	if len(s.chunk) == 0 {
+		return nil
+	}
+	left, err := s.w.write(ctx, s.chunk)
+	if len(left) > 0 || err != nil {
+		slices.Sort(left)
+		return batchWriteError(s.chunk, left, s.taken, err)
+	}
+	clear(s.chunk) // the written items are not kept alive
+	s.chunk = s.chunk[:0]
+	return nil
+}
