@@ -444,6 +444,13 @@
 // by value) and invalid items are refused before any request. A batch is
 // not a transaction: each item succeeds or fails on its own.
 //
+// A stream of writes too long to hold (an import of millions of items) is
+// written with [Table.BatchWriteSeq], from an iter.Seq of requests built
+// as they are taken: it holds one request of 25, checks each request of
+// 25 whole before sending it and writes it before taking the next, and
+// stops at the first bad request with the requests it did not write
+// reported; the requests of one key are written in the stream's order.
+//
 // # What is refused before any request
 //
 // keyfirst sends nothing DynamoDB would refuse or silently change: a
