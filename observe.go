@@ -43,9 +43,9 @@ type Request struct {
 	// or the stream's DescribeStream, GetShardIterator and GetRecords.
 	Operation string
 	// Call is the keyfirst call that sends it: Get, Put, Modify,
-	// BatchWrite, query.Query, query.Scan, txn.Write, migrate.Backfill,
-	// stream.NewConsumer, stream.Consumer, Table.Create, Table.Check,
-	// Table.AddIndex, ...
+	// BatchWrite, BatchWriteSeq, query.Query, query.Scan, txn.Write,
+	// migrate.Backfill, stream.NewConsumer, stream.Consumer, Table.Create,
+	// Table.Check, Table.AddIndex, ...
 	Call string
 	// Table is the name of the table bound ([Table.Named]).
 	Table string
