@@ -54,18 +54,9 @@ func TestBatchWriteSeqStreams(t *testing.T) {
 	if err := s.table.BatchWriteSeq(context.Background(), api, putSeq(s, cs, &taken, before), fastRetry, keyfirst.WithCapacity(&cc)); err != nil {
 		t.Fatal(err)
 	}
-	if len(api.written) != len(cs) || taken != len(cs) {
-		t.Fatalf("%d distinct items written, %d taken, want %d", len(api.written), taken, len(cs))
-	}
-	for sk, n := range api.written {
-		if n != 1 {
-			t.Fatalf("%s written %d times", sk, n)
-		}
-	}
-	for i, n := range api.sizes {
-		if n > keyfirst.MaxBatchWrite || n == 0 {
-			t.Fatalf("request %d had %d items", i, n)
-		}
+	api.wroteEachOnce(t, len(cs))
+	if taken != len(cs) {
+		t.Fatalf("%d taken, want %d", taken, len(cs))
 	}
 	// The first 5 calls write at most 10 each, and a request's unprocessed
 	// items are sent again alone: 25 = 10+10+5 twice, then 8 requests of
@@ -176,16 +167,9 @@ func TestBatchWriteSeqStopsWhenTheContextEnds(t *testing.T) {
 	cs := customers(60)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	api := &flakyWriter{flaky: 1000, keep: 0, onCall: func(call int) {
-		if call == 3 {
-			go func() { time.Sleep(10 * time.Millisecond); cancel() }()
-		}
-	}}
 	taken := 0
 	start := time.Now()
-	err := s.table.BatchWriteSeq(ctx, api, putSeq(s, cs, &taken, nil), func(o *keyfirst.Options) {
-		o.RetryBaseDelay, o.RetryMaxDelay = time.Millisecond, time.Hour
-	})
+	err := s.table.BatchWriteSeq(ctx, stallingWriter(cancel), putSeq(s, cs, &taken, nil), longBackoff)
 	var be *keyfirst.BatchWriteError
 	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
 		t.Fatalf("err = %v", err)

@@ -72,6 +72,25 @@ func (f *flakyWriter) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWrit
 	return out, nil
 }
 
+// wroteEachOnce fails t unless f wrote n items, each once, in requests of
+// 1 to 25.
+func (f *flakyWriter) wroteEachOnce(t *testing.T, n int) {
+	t.Helper()
+	if len(f.written) != n {
+		t.Fatalf("%d distinct items written, want %d", len(f.written), n)
+	}
+	for sk, times := range f.written {
+		if times != 1 {
+			t.Fatalf("%s written %d times", sk, times)
+		}
+	}
+	for i, size := range f.sizes {
+		if size > keyfirst.MaxBatchWrite || size == 0 {
+			t.Fatalf("request %d had %d items", i, size)
+		}
+	}
+}
+
 func customers(n int) []Customer {
 	out := make([]Customer, n)
 	for i := range out {
@@ -99,19 +118,7 @@ func TestBatchWriteRetriesUnprocessedItems(t *testing.T) {
 	if err := s.table.BatchWrite(context.Background(), api, putRequests(s, cs), fastRetry, keyfirst.WithCapacity(&cc)); err != nil {
 		t.Fatal(err)
 	}
-	if len(api.written) != len(cs) {
-		t.Fatalf("%d distinct items written, want %d", len(api.written), len(cs))
-	}
-	for sk, n := range api.written {
-		if n != 1 {
-			t.Fatalf("%s written %d times", sk, n)
-		}
-	}
-	for i, n := range api.sizes {
-		if n > keyfirst.MaxBatchWrite || n == 0 {
-			t.Fatalf("request %d had %d items", i, n)
-		}
-	}
+	api.wroteEachOnce(t, len(cs))
 	// 5 flaky calls write 10 each (50); the other 210 need ceil(210/25) = 9
 	// full calls.
 	if api.calls != 5+9 {
@@ -145,23 +152,27 @@ func TestBatchWriteGivesUpAfterMaxAttempts(t *testing.T) {
 	}
 }
 
+// stallingWriter leaves every item unprocessed and calls cancel 10 ms
+// after its third call, during the backoff that follows it, which is long
+// (longBackoff).
+func stallingWriter(cancel context.CancelFunc) *flakyWriter {
+	return &flakyWriter{flaky: 1000, keep: 0, onCall: func(call int) {
+		if call == 3 {
+			go func() { time.Sleep(10 * time.Millisecond); cancel() }()
+		}
+	}}
+}
+
+var longBackoff = func(o *keyfirst.Options) { o.RetryBaseDelay, o.RetryMaxDelay = time.Millisecond, time.Hour }
+
 func TestBatchWriteStopsWhenTheContextEnds(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	s := newShop(t, "")
 	cs := customers(60)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	// Every item comes back unprocessed; the context ends during the
-	// third backoff, which is long.
-	api := &flakyWriter{flaky: 1000, keep: 0, onCall: func(call int) {
-		if call == 3 {
-			go func() { time.Sleep(10 * time.Millisecond); cancel() }()
-		}
-	}}
 	start := time.Now()
-	err := s.table.BatchWrite(ctx, api, putRequests(s, cs), func(o *keyfirst.Options) {
-		o.RetryBaseDelay, o.RetryMaxDelay = time.Millisecond, time.Hour
-	})
+	err := s.table.BatchWrite(ctx, stallingWriter(cancel), putRequests(s, cs), longBackoff)
 	var be *keyfirst.BatchWriteError
 	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
 		t.Fatalf("err = %v", err)
