@@ -175,23 +175,43 @@ func (e *Entity[T]) explainWrite(stored map[string]types.AttributeValue, g guard
 // created time of a new item (TransactWriteItems returns no item: read
 // it to learn the one stored).
 func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, error) {
+	var w TransactWrite
+	err := e.TransactPutTo(&w, nil, &item, &o)
+	return w, item, err
+}
+
+// TransactPutTo is [Entity.TransactPut] for a caller that keeps the action
+// and the item anyway (package txn, in its steps and its actions): it
+// builds the action into *w and stamps *item, in place, as the action
+// stores it (with its next version), and leaves *w unchanged on an error.
+// Neither is copied, and the item, already the caller's, is not moved to
+// the heap for the item plan. The action's Put is built in *put, which
+// the action then refers to (nil: one is made), so that a transaction's
+// puts can be made together; it is not used for an entity with a created
+// time, whose action is an Update. o is only read.
+func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *TransactOptions) error {
 	if o.Read != nil {
-		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
+		return e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	cond, err := e.checkTransactOptions("Put", &o)
+	cond, err := e.checkTransactOptions("Put", o)
 	if err != nil {
-		return TransactWrite{}, item, err
+		return err
 	}
-	w, err := e.planPut("TransactPut", &item, o.CreateOnly, cond, o.moved)
+	pw, err := e.planPut("TransactPut", item, o.CreateOnly, cond, o.moved)
 	if err != nil {
-		return TransactWrite{}, item, err
+		return err
 	}
-	w.stamp(e, &item)
+	pw.stamp(e, item)
 	if e.keepsCreated() {
-		return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+		*w = e.transactWrite(&pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
+		return nil
 	}
-	put := w.put(e)
-	return e.transactWrite(&w, types.TransactWriteItem{Put: &put}, w.plan.size), item, nil
+	if put == nil {
+		put = new(types.Put)
+	}
+	*put = pw.put(e)
+	*w = e.transactWrite(&pw, types.TransactWriteItem{Put: put}, pw.plan.size)
+	return nil
 }
 
 // TransactReplace builds the action that replaces the stored item with item

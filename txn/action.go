@@ -26,7 +26,10 @@ type Action interface {
 // (nothing is made for that while the transaction is built), or a unique
 // marker (marker), which carries all of that itself.
 type step struct {
-	own    keyfirst.TransactWrite
+	own keyfirst.TransactWrite
+	// put holds the Put of own's action for a put, so that a
+	// transaction's puts are made with its steps.
+	put    types.Put
 	marker *markerPart
 	// table is the table bound, whose Observer sees the transaction (the
 	// first step's).
@@ -245,7 +248,8 @@ func (op *Op[T]) build(b builder, s *step) error {
 	var err error
 	switch op.kind {
 	case opPut:
-		s.own, op.pending, err = op.e.TransactPut(op.item, *o)
+		op.pending = op.item
+		err = op.e.TransactPutTo(&s.own, &s.put, &op.pending, o)
 	case opReplace:
 		o := *o
 		o.Read = readOf(b, op.e, op.item)
