@@ -114,16 +114,16 @@ type writeExplainer interface {
 // Action returns the action as TransactWriteItems takes it. Its maps and
 // strings are shared (with w; the condition's and the table name with
 // other writes of the entity): do not modify them.
-func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
+func (w *TransactWrite) Action() types.TransactWriteItem { return w.action }
 
 // ID returns the identity of the item the action writes or checks.
-func (w TransactWrite) ID() ItemID { return w.id }
+func (w *TransactWrite) ID() ItemID { return w.id }
 
 // Entity returns the entity-type name of the item.
-func (w TransactWrite) Entity() string { return w.entity }
+func (w *TransactWrite) Entity() string { return w.entity }
 
 // Key prints the item's key, as [Key.String] does.
-func (w TransactWrite) Key() string {
+func (w *TransactWrite) Key() string {
 	if w.key != "" {
 		return w.key
 	}
@@ -133,7 +133,7 @@ func (w TransactWrite) Key() string {
 // Size returns the bytes the action counts toward a transaction's size
 // limit: the whole item for a put or an update, its key for a delete or a
 // condition check.
-func (w TransactWrite) Size() int { return w.size }
+func (w *TransactWrite) Size() int { return w.size }
 
 // Explain says why the action's condition failed, from stored, the item as
 // DynamoDB returned it in the cancellation reason (nil: none stored): a
@@ -141,7 +141,7 @@ func (w TransactWrite) Size() int { return w.size }
 // [ErrWrongEntityType], [ErrVersionConflict] (with the stored version), or
 // [ErrConditionFailed] when keyfirst's guard holds on stored and the
 // caller's condition is what failed.
-func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
+func (w *TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
 	if w.explain != nil {
 		return w.explain(stored)
 	}
@@ -150,8 +150,17 @@ func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditio
 
 // transactWrite wraps planned write w as an action of one item.
 func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
-	return TransactWrite{action: action, id: e.ItemID(w.plan.key), entity: e.typeName, size: size,
-		explainer: e, guard: w.guard, extra: w.extra}
+	var tw TransactWrite
+	e.transactWriteTo(&tw, w, action, size)
+	return tw
+}
+
+// transactWriteTo is transactWrite into *dst, each field set in place
+// rather than a whole TransactWrite made and copied.
+func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], action types.TransactWriteItem, size int) {
+	dst.action, dst.id, dst.entity, dst.size = action, e.ItemID(w.plan.key), e.typeName, size
+	dst.explainer, dst.guard, dst.extra = e, w.guard, w.extra
+	dst.key, dst.explain = "", nil
 }
 
 // explainWrite says why the condition of a write of a whole item failed
@@ -203,14 +212,14 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 	}
 	pw.stamp(e, item)
 	if e.keepsCreated() {
-		*w = e.transactWrite(&pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
+		e.transactWriteTo(w, &pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
 		return nil
 	}
 	if put == nil {
 		put = new(types.Put)
 	}
 	*put = pw.put(e)
-	*w = e.transactWrite(&pw, types.TransactWriteItem{Put: put}, pw.plan.size)
+	e.transactWriteTo(w, &pw, types.TransactWriteItem{Put: put}, pw.plan.size)
 	return nil
 }
 
