@@ -2,6 +2,7 @@ package txn
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -16,6 +17,9 @@ type Action interface {
 	// appendSteps builds the items the action writes or checks (one for
 	// an item, more with its unique markers) and appends them to out.
 	appendSteps(b builder, out []step) ([]step, error)
+	// setPos records the action's position in its transaction, for
+	// [Op.Stored].
+	setPos(i int)
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -268,10 +272,14 @@ func (op *Op[T]) build(b builder, s *step) error {
 }
 
 // appendOwn appends the step of op's own item to out, built in place.
+// The room past len(out) is zero (buildSteps makes it so, and a build that
+// fails zeroes its step again), so the step is not zeroed first.
 func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
-	out = append(out, step{})
-	if err := op.build(b, &out[len(out)-1]); err != nil {
-		return out[:len(out)-1], err
+	n := len(out)
+	out = slices.Grow(out, 1)[:n+1]
+	if err := op.build(b, &out[n]); err != nil {
+		out[n] = step{}
+		return out[:n], err
 	}
 	return out, nil
 }

@@ -187,18 +187,20 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	sdkOpts := sdkOptions(canon)
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
-		in := &dynamodb.TransactWriteItemsInput{
+		r := &request{in: dynamodb.TransactWriteItemsInput{
 			TransactItems:          items,
 			ReturnConsumedCapacity: o.returnCapacity(),
-		}
+		}, opts: [1]func(*dynamodb.Options){sdkOpts}}
 		if o.Token != "" {
-			in.ClientRequestToken = aws.String(o.Token)
+			r.token = o.Token
+			r.in.ClientRequestToken = &r.token
 		}
+		in := &r.in
 		var ce *CanceledError
 		var retry bool
 		out, err := keyfirst.SendExplained(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
 			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
-				return api.TransactWriteItems(ctx, in, sdkOpts)
+				return api.TransactWriteItems(ctx, in, r.opts[:]...)
 			},
 			func(_ *dynamodb.TransactWriteItemsOutput, err error) error {
 				if err == nil {
@@ -228,6 +230,14 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	}
 }
 
+// request is one attempt's TransactWriteItems, made at once: its input,
+// the token the input points to and the SDK options of the call.
+type request struct {
+	in    dynamodb.TransactWriteItemsInput
+	token string
+	opts  [1]func(*dynamodb.Options)
+}
+
 // buildSteps builds every action, and refuses before any request what
 // DynamoDB would refuse; each step records the position of its action.
 func buildSteps(actions []Action, b builder) ([]step, error) {
@@ -246,7 +256,7 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 		if steps, err = a.appendSteps(b, steps); err != nil {
 			return nil, actionError(i, a, "", err)
 		}
-		setPosition(a, i)
+		a.setPos(i)
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
@@ -267,13 +277,6 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 }
 
 var errNilAction = errors.New("txn: nil action")
-
-// setPosition records an action's position, for [Op.Stored].
-func setPosition(a Action, i int) {
-	if p, ok := a.(interface{ setPos(int) }); ok {
-		p.setPos(i)
-	}
-}
 
 func (op *Op[T]) setPos(i int) { op.pos = i }
 
