@@ -25,8 +25,27 @@ var ErrConditionFailed = errors.New("keyfirst: condition failed")
 // comparable: two ItemIDs are equal exactly when DynamoDB takes them for
 // one item.
 type ItemID struct {
-	key   keyPair // first: where two items of one table differ
-	table string
+	// digest is a digest of key (keyDigest), made with the ItemID: == on
+	// ItemIDs compares it before any text, so that the identities of two
+	// items (a transaction's, whose duplicates package txn looks for)
+	// mostly differ at once.
+	digest uint64
+	key    keyPair // first of the texts: where two items of one table differ
+	table  string
+}
+
+// keyDigest is the digest of an item's key kept in its ItemID: the length
+// and the last byte of each value, where keys of one kind differ.
+func keyDigest(k keyPair) uint64 {
+	return textDigest(k.sk.val)<<32 ^ textDigest(k.pk.val)
+}
+
+// textDigest is the length and the last byte of s.
+func textDigest(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	return uint64(len(s))<<8 | uint64(s[len(s)-1])
 }
 
 // Table returns the name of the item's table.
@@ -40,13 +59,15 @@ func (id ItemID) String() string {
 // ItemID returns the identity of the item whose primary key attributes
 // are in key (a key or a whole item).
 func (t *Table) ItemID(key map[string]types.AttributeValue) ItemID {
-	return ItemID{table: t.name, key: t.pairOf(key)}
+	k := t.pairOf(key)
+	return ItemID{digest: keyDigest(k), table: t.name, key: k}
 }
 
 // ItemID returns the identity of the item with key k in the entity's
 // table.
 func (e *Entity[T]) ItemID(k Key[T]) ItemID {
-	return ItemID{table: e.table.name, key: keyPair{pk: k.pk, sk: k.sk}}
+	pair := keyPair{pk: k.pk, sk: k.sk}
+	return ItemID{digest: keyDigest(pair), table: e.table.name, key: pair}
 }
 
 // TransactOptions shape one action of a transaction.
@@ -151,14 +172,14 @@ func (w *TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditi
 // transactWrite wraps planned write w as an action of one item.
 func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
 	var tw TransactWrite
-	e.transactWriteTo(&tw, w, action, size)
+	e.transactWriteTo(&tw, w, e.ItemID(w.plan.key), action, size)
 	return tw
 }
 
 // transactWriteTo is transactWrite into *dst, each field set in place
-// rather than a whole TransactWrite made and copied.
-func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], action types.TransactWriteItem, size int) {
-	dst.action, dst.id, dst.entity, dst.size = action, e.ItemID(w.plan.key), e.typeName, size
+// rather than a whole TransactWrite made and copied; id is w's item's.
+func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], id ItemID, action types.TransactWriteItem, size int) {
+	dst.action, dst.id, dst.entity, dst.size = action, id, e.typeName, size
 	dst.explainer, dst.guard, dst.extra = e, w.guard, w.extra
 	dst.key, dst.explain = "", nil
 }
@@ -211,15 +232,16 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 		return err
 	}
 	pw.stamp(e, item)
+	id := e.ItemID(pw.plan.key)
 	if e.keepsCreated() {
-		e.transactWriteTo(w, &pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
+		e.transactWriteTo(w, &pw, id, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
 		return nil
 	}
 	if put == nil {
 		put = new(types.Put)
 	}
 	*put = pw.put(e)
-	e.transactWriteTo(w, &pw, types.TransactWriteItem{Put: put}, pw.plan.size)
+	e.transactWriteTo(w, &pw, id, types.TransactWriteItem{Put: put}, pw.plan.size)
 	return nil
 }
 
