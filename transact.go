@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -223,9 +224,12 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 	if o.Read != nil {
 		return e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	cond, err := e.checkTransactOptions("Put", o)
-	if err != nil {
-		return err
+	var cond expression.ConditionBuilder // a put has no condition to check but the caller's
+	if !o.Condition.IsZero() {
+		var err error
+		if cond, err = e.checkTransactOptions("Put", o); err != nil {
+			return err
+		}
 	}
 	pw, err := e.planPut("TransactPut", item, o.CreateOnly, cond, o.moved)
 	if err != nil {

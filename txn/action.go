@@ -271,10 +271,11 @@ func (op *Op[T]) build(b builder, s *step) error {
 	return err
 }
 
-// appendOwn appends the step of op's own item to out, built in place.
-// The room past len(out) is zero (buildSteps makes it so, and a build that
-// fails zeroes its step again), so the step is not zeroed first.
-func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
+// appendSteps appends the step of op's own item to out, built in place
+// (an Op has no other step; [UniqueOp] appends its markers' after it).
+// The room past len(out) is zero (buildSteps makes it so, and a build
+// that fails zeroes its step again), so the step is not zeroed first.
+func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 	n := len(out)
 	out = slices.Grow(out, 1)[:n+1]
 	if err := op.build(b, &out[n]); err != nil {
@@ -283,8 +284,6 @@ func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
 	}
 	return out, nil
 }
-
-func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) { return op.appendOwn(b, out) }
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 

@@ -147,7 +147,7 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		if err != nil {
 			return nil, actionError(i, r, "", err)
 		}
-		if j, dup := seen.add(id, i); dup {
+		if j, dup := seen.add(&id, i); dup {
 			return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 		}
 		items[i] = item

@@ -19,21 +19,21 @@ type seenItems struct {
 
 // add records that action i has a step on item id, and returns the action
 // that already had one (dup), if any.
-func (s *seenItems) add(id keyfirst.ItemID, i int) (first int, dup bool) {
+func (s *seenItems) add(id *keyfirst.ItemID, i int) (first int, dup bool) {
 	if s.idx != nil {
-		if j, ok := s.idx[id]; ok {
+		if j, ok := s.idx[*id]; ok {
 			return j, true
 		}
-		s.idx[id] = i
+		s.idx[*id] = i
 		return 0, false
 	}
-	for k := range s.n {
-		if s.ids[k] == id {
+	for k := range s.ids[:s.n] {
+		if s.ids[k] == *id {
 			return s.at[k], true
 		}
 	}
 	if s.n < seenScan {
-		s.ids[s.n], s.at[s.n] = id, i
+		s.ids[s.n], s.at[s.n] = *id, i
 		s.n++
 		return 0, false
 	}
@@ -41,6 +41,6 @@ func (s *seenItems) add(id keyfirst.ItemID, i int) (first int, dup bool) {
 	for k, seen := range s.ids {
 		s.idx[seen] = s.at[k]
 	}
-	s.idx[id] = i
+	s.idx[*id] = i
 	return 0, false
 }

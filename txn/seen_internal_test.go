@@ -22,16 +22,19 @@ func TestSeenItems(t *testing.T) {
 		for again := 0; again < n; again++ {
 			var s seenItems
 			for i := range n {
-				if j, dup := s.add(id(i), i); dup {
+				if j, dup := s.add(ptr(id(i)), i); dup {
 					t.Fatalf("n %d: item %d already seen at %d", n, i, j)
 				}
 			}
-			if j, dup := s.add(id(again), n); !dup || j != again {
+			if j, dup := s.add(ptr(id(again)), n); !dup || j != again {
 				t.Fatalf("n %d: item %d again: first %d, dup %v; want %d", n, again, j, dup, again)
 			}
-			if _, dup := s.add(id(n+1), n+1); dup {
+			if _, dup := s.add(ptr(id(n+1)), n+1); dup {
 				t.Fatalf("n %d: a new item taken for seen", n)
 			}
 		}
 	}
 }
+
+// ptr is a pointer to a copy of id.
+func ptr(id keyfirst.ItemID) *keyfirst.ItemID { return &id }

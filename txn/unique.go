@@ -222,7 +222,7 @@ func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
 			return steps, err
 		}
 	}
-	steps, err = x.op.appendOwn(b, steps)
+	steps, err = x.op.appendSteps(b, steps)
 	if err != nil {
 		return steps, err
 	}

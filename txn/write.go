@@ -180,17 +180,18 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	for i := range steps {
 		items[i] = steps[i].action()
 	}
-	var canon *canonicalBody
-	if canonical {
-		canon = &canonicalBody{derive: o.ContentToken}
-	}
-	sdkOpts := sdkOptions(canon)
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
 		r := &request{in: dynamodb.TransactWriteItemsInput{
 			TransactItems:          items,
 			ReturnConsumedCapacity: o.returnCapacity(),
-		}, opts: [1]func(*dynamodb.Options){sdkOpts}}
+		}}
+		var canon *canonicalBody
+		if canonical {
+			r.canon = canonicalBody{derive: o.ContentToken}
+			canon = &r.canon
+		}
+		r.opts[0] = sdkOptions(canon)
 		if o.Token != "" {
 			r.token = o.Token
 			r.in.ClientRequestToken = &r.token
@@ -231,11 +232,13 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 }
 
 // request is one attempt's TransactWriteItems, made at once: its input,
-// the token the input points to and the SDK options of the call.
+// the token the input points to, the SDK options of the call and the
+// canonical body they may set.
 type request struct {
 	in    dynamodb.TransactWriteItemsInput
 	token string
 	opts  [1]func(*dynamodb.Options)
+	canon canonicalBody
 }
 
 // buildSteps builds every action, and refuses before any request what
@@ -260,7 +263,7 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
-			if j, dup := seen.add(id, i); dup {
+			if j, dup := seen.add(&id, i); dup {
 				return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 			}
 			size += s.size()
