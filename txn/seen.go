@@ -8,13 +8,14 @@ const seenScan = 16
 
 // seenItems remembers the items of a transaction's steps, and the action
 // of each, to refuse two steps on one item: a small transaction (the
-// common case) is scanned, which allocates nothing, a large one looked
-// up in a map.
+// common case) is scanned, by the items' digests first, which allocates
+// nothing, a large one looked up in a map.
 type seenItems struct {
-	n   int
-	ids [seenScan]keyfirst.ItemID
-	at  [seenScan]int
-	idx map[keyfirst.ItemID]int // made past seenScan items
+	n       int
+	digests [seenScan]uint64 // of ids: two ids are compared only when their digests are equal
+	ids     [seenScan]keyfirst.ItemID
+	at      [seenScan]int
+	idx     map[keyfirst.ItemID]int // made past seenScan items
 }
 
 // add records that action i has a step on item id, and returns the action
@@ -27,13 +28,14 @@ func (s *seenItems) add(id *keyfirst.ItemID, i int) (first int, dup bool) {
 		s.idx[*id] = i
 		return 0, false
 	}
-	for k := range s.ids[:s.n] {
-		if s.ids[k] == *id {
+	d := id.Digest()
+	for k, seen := range s.digests[:s.n] {
+		if seen == d && s.ids[k] == *id {
 			return s.at[k], true
 		}
 	}
 	if s.n < seenScan {
-		s.ids[s.n], s.at[s.n] = *id, i
+		s.digests[s.n], s.ids[s.n], s.at[s.n] = d, *id, i
 		s.n++
 		return 0, false
 	}
