@@ -179,15 +179,16 @@ func (w *TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditi
 
 // transactWrite wraps planned write w as an action of one item.
 func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
-	var tw TransactWrite
-	e.transactWriteTo(&tw, w, e.ItemID(w.plan.key), action, size)
+	tw := TransactWrite{id: e.ItemID(w.plan.key)}
+	e.transactWriteTo(&tw, w, action, size)
 	return tw
 }
 
 // transactWriteTo is transactWrite into *dst, each field set in place
-// rather than a whole TransactWrite made and copied; id is w's item's.
-func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], id ItemID, action types.TransactWriteItem, size int) {
-	dst.action, dst.id, dst.entity, dst.size = action, id, e.typeName, size
+// rather than a whole TransactWrite made and copied, but for the ID of
+// w's item, which the caller sets.
+func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], action types.TransactWriteItem, size int) {
+	dst.action, dst.entity, dst.size = action, e.typeName, size
 	dst.explainer, dst.guard, dst.extra = e, w.guard, w.extra
 	dst.key, dst.explain = "", nil
 }
@@ -243,16 +244,16 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 		return err
 	}
 	pw.stamp(e, item)
-	id := e.ItemID(pw.plan.key)
+	w.id = e.ItemID(pw.plan.key)
 	if e.keepsCreated() {
-		e.transactWriteTo(w, &pw, id, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
+		e.transactWriteTo(w, &pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
 		return nil
 	}
 	if put == nil {
 		put = new(types.Put)
 	}
 	*put = pw.put(e)
-	e.transactWriteTo(w, &pw, id, types.TransactWriteItem{Put: put}, pw.plan.size)
+	e.transactWriteTo(w, &pw, types.TransactWriteItem{Put: put}, pw.plan.size)
 	return nil
 }
 

@@ -20,6 +20,9 @@ type Action interface {
 	// setPos records the action's position in its transaction, for
 	// [Op.Stored].
 	setPos(i int)
+	// bound is the table bound of the action's item, whose Observer sees
+	// the transaction when the action is its first.
+	bound() *keyfirst.Table
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -35,10 +38,7 @@ type step struct {
 	// transaction's puts are made with its steps.
 	put    types.Put
 	marker *markerPart
-	// table is the table bound, whose Observer sees the transaction (the
-	// first step's).
-	table *keyfirst.Table
-	at    int // the position of the step's action in the transaction
+	at     int // the position of the step's action in the transaction
 }
 
 // markerPart is what a step of a unique marker carries: the step of the
@@ -165,8 +165,8 @@ type keyedOp[T any] struct {
 	update keyfirst.Update
 }
 
-func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOption) *Op[T] {
-	op := &Op[T]{e: e, kind: kind, item: item, pos: -1}
+func newOp[T any](e *keyfirst.Entity[T], kind opKind, item *T, opts []ActionOption) *Op[T] {
+	op := &Op[T]{e: e, kind: kind, item: *item, pos: -1}
 	for _, fn := range opts {
 		if fn != nil {
 			fn(&op.opts)
@@ -179,7 +179,7 @@ func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOptio
 // never over an item of another entity type, the version checked and
 // incremented (version 0 creates).
 func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opPut, item, opts)
+	return newOp(e, opPut, &item, opts)
 }
 
 // Create writes item as [Put] does, only where no item has its key: the
@@ -187,7 +187,7 @@ func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // [keyfirst.Entity.Put] with [keyfirst.CreateOnly]). It is an action of
 // its own, not an option, so that no other action can be made create-only.
 func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	op := newOp(e, opPut, item, opts)
+	op := newOp(e, opPut, &item, opts)
 	op.opts.CreateOnly = true
 	return op
 }
@@ -200,20 +200,20 @@ func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // every attribute as read and sends only what differs from it, as
 // [keyfirst.Entity.Modify] does.
 func Replace[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opReplace, item, opts)
+	return newOp(e, opReplace, &item, opts)
 }
 
 // Delete deletes the item with item's key as [keyfirst.Entity.Delete]
 // does: never an item of another entity type, only with item's version.
 func Delete[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opDelete, item, opts)
+	return newOp(e, opDelete, &item, opts)
 }
 
 // Check checks cond, a [keyfirst.Cond] on T's fields, on the item with key
 // (absent, or of this entity type) without writing it: the transaction is
 // cancelled when cond fails ([keyfirst.ErrConditionFailed]).
 func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond) *Op[T] {
-	op := newOp(e, opCheck, *new(T), []ActionOption{If(cond)})
+	op := newOp(e, opCheck, new(T), []ActionOption{If(cond)})
 	op.keyed = &keyedOp[T]{key: key}
 	return op
 }
@@ -235,7 +235,7 @@ func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond
 // TransactWriteItems returns no item: [Op.Item] gives the zero T; read
 // the item after the transaction when it is needed.
 func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update) *Op[T] {
-	op := newOp(e, opUpdate, *new(T), nil)
+	op := newOp(e, opUpdate, new(T), nil)
 	op.keyed = &keyedOp[T]{key: key, update: u}
 	return op
 }
@@ -243,11 +243,17 @@ func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update
 // errNoEntity is the error of an action without entity.
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
-// build builds the op's own item into s.
-func (op *Op[T]) build(b builder, s *step) error {
+// appendSteps appends the step of op's own item to out, built in place
+// (an Op has no other step; [UniqueOp] appends its markers' after it).
+// The room past len(out) is zero (buildSteps makes it so, and a build
+// that fails zeroes its step again), so the step is not zeroed first.
+func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 	if op.e == nil {
-		return errNoEntity
+		return out, errNoEntity
 	}
+	n := len(out)
+	out = slices.Grow(out, 1)[:n+1]
+	s := &out[n]
 	o := &op.opts
 	var err error
 	switch op.kind {
@@ -267,23 +273,14 @@ func (op *Op[T]) build(b builder, s *step) error {
 	case opUpdate:
 		s.own, err = op.e.TransactUpdate(op.keyed.key, op.keyed.update)
 	}
-	s.table = op.e.Table()
-	return err
-}
-
-// appendSteps appends the step of op's own item to out, built in place
-// (an Op has no other step; [UniqueOp] appends its markers' after it).
-// The room past len(out) is zero (buildSteps makes it so, and a build
-// that fails zeroes its step again), so the step is not zeroed first.
-func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
-	n := len(out)
-	out = slices.Grow(out, 1)[:n+1]
-	if err := op.build(b, &out[n]); err != nil {
-		out[n] = step{}
+	if err != nil {
+		*s = step{}
 		return out[:n], err
 	}
 	return out, nil
 }
+
+func (op *Op[T]) bound() *keyfirst.Table { return op.e.Table() }
 
 func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
 

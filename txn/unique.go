@@ -194,6 +194,8 @@ type UniqueOp[T any] struct {
 func (x *UniqueOp[T]) commit()      { x.op.commit() }
 func (x *UniqueOp[T]) setPos(i int) { x.op.setPos(i) }
 
+func (x *UniqueOp[T]) bound() *keyfirst.Table { return x.op.bound() }
+
 func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() }
 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
@@ -358,7 +360,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		s.action.Put = &types.Put{TableName: aws.String(t.Name()), Item: item, ConditionExpression: x.Condition(),
 			ExpressionAttributeNames: attrname.Names(x), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		s.size = size(item)
-		return step{marker: s, table: t}
+		return step{marker: s}
 	}
 	s.part = "unique " + u.attr + " (old value)"
 	ue.Err = ErrMarkerOwner
@@ -368,7 +370,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	s.size = size(key)
-	return step{marker: s, table: t}
+	return step{marker: s}
 }
 
 func size(item map[string]types.AttributeValue) int {

@@ -199,7 +199,7 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 		in := &r.in
 		var ce *CanceledError
 		var retry bool
-		out, err := keyfirst.SendExplained(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
+		out, err := keyfirst.SendExplained(ctx, actions[0].bound(), keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
 			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
 				return api.TransactWriteItems(ctx, in, r.opts[:]...)
 			},
