@@ -74,8 +74,15 @@ func (t *Table) ItemID(key map[string]types.AttributeValue) ItemID {
 // ItemID returns the identity of the item with key k in the entity's
 // table.
 func (e *Entity[T]) ItemID(k Key[T]) ItemID {
-	pair := keyPair{pk: k.pk, sk: k.sk}
-	return ItemID{digest: keyDigest(pair), table: e.table.name, key: pair}
+	var id ItemID
+	e.itemIDTo(&id, k)
+	return id
+}
+
+// itemIDTo sets *id to ItemID(k), field by field.
+func (e *Entity[T]) itemIDTo(id *ItemID, k Key[T]) {
+	id.key.pk, id.key.sk, id.table = k.pk, k.sk, e.table.name
+	id.digest = keyDigest(id.key)
 }
 
 // TransactOptions shape one action of a transaction.
@@ -244,7 +251,7 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 		return err
 	}
 	pw.stamp(e, item)
-	w.id = e.ItemID(pw.plan.key)
+	e.itemIDTo(&w.id, pw.plan.key)
 	if e.keepsCreated() {
 		e.transactWriteTo(w, &pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
 		return nil
