@@ -176,16 +176,14 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	if err := o.tokenize(); err != nil {
 		return err
 	}
-	items := make([]types.TransactWriteItem, len(steps))
-	for i := range steps {
-		items[i] = steps[i].action()
-	}
+	var items []types.TransactWriteItem // made with the first attempt's request
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
-		r := &request{in: dynamodb.TransactWriteItemsInput{
-			TransactItems:          items,
-			ReturnConsumedCapacity: o.returnCapacity(),
-		}}
+		r := &request{in: dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: o.returnCapacity()}}
+		if items == nil {
+			items = r.itemsOf(steps)
+		}
+		r.in.TransactItems = items
 		var canon *canonicalBody
 		if canonical {
 			r.canon = canonicalBody{derive: o.ContentToken}
@@ -233,12 +231,32 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 
 // request is one attempt's TransactWriteItems, made at once: its input,
 // the token the input points to, the SDK options of the call and the
-// canonical body they may set.
+// canonical body they may set, and room for the items of a small
+// transaction (the first attempt's, which later attempts send again).
 type request struct {
 	in    dynamodb.TransactWriteItemsInput
 	token string
 	opts  [1]func(*dynamodb.Options)
 	canon canonicalBody
+	room  [requestRoom]types.TransactWriteItem
+}
+
+// requestRoom is the most items a [request] holds itself.
+const requestRoom = 16
+
+// itemsOf returns the items of steps as TransactWriteItems takes them, in
+// r's room when they fit.
+func (r *request) itemsOf(steps []step) []types.TransactWriteItem {
+	var items []types.TransactWriteItem
+	if len(steps) <= requestRoom {
+		items = r.room[:len(steps)]
+	} else {
+		items = make([]types.TransactWriteItem, len(steps))
+	}
+	for i := range steps {
+		items[i] = steps[i].action()
+	}
+	return items
 }
 
 // buildSteps builds every action, and refuses before any request what
