@@ -151,12 +151,16 @@ type Op[T any] struct {
 	// keyed is the key (and the update) of a check or an update, which
 	// have no item: nil for a put, a replace or a delete, whose Op is
 	// smaller without them.
-	keyed   *keyedOp[T]
-	opts    keyfirst.TransactOptions
-	pending T // the item as the built action stores it
-	written T
-	done    bool
-	pos     int // the position of the action in its last transaction
+	keyed *keyedOp[T]
+	opts  keyfirst.TransactOptions
+	// stored holds the item as the last transaction that succeeded wrote
+	// it (stored[cur]) and as the action built since stores it
+	// (stored[cur^1]): a transaction that succeeds flips cur rather than
+	// copy the item, one that fails leaves stored[cur] as it was.
+	stored [2]T
+	cur    uint8
+	done   bool
+	pos    int // the position of the action in its last transaction
 }
 
 // keyedOp is what an action on a key rather than an item holds.
@@ -258,12 +262,13 @@ func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 	var err error
 	switch op.kind {
 	case opPut:
-		op.pending = op.item
-		err = op.e.TransactPutTo(&s.own, &s.put, &op.pending, o)
+		pending := &op.stored[op.cur^1]
+		*pending = op.item
+		err = op.e.TransactPutTo(&s.own, &s.put, pending, o)
 	case opReplace:
 		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		s.own, op.pending, err = op.e.TransactReplace(op.item, o)
+		s.own, op.stored[op.cur^1], err = op.e.TransactReplace(op.item, o)
 	case opDelete:
 		o := *o
 		o.Read = readOf(b, op.e, op.item)
@@ -282,7 +287,7 @@ func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 
 func (op *Op[T]) bound() *keyfirst.Table { return op.e.Table() }
 
-func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
+func (op *Op[T]) commit() { op.cur, op.done = op.cur^1, true }
 
 // where names op's entity type and table in the error of an action that
 // could not be built (its key is what the build could not make).
@@ -301,7 +306,7 @@ func (op *Op[T]) Item() (T, bool) {
 	if op.kind == opDelete || op.kind == opCheck {
 		return op.item, op.done
 	}
-	return op.written, op.done
+	return op.stored[op.cur], op.done
 }
 
 // Stored returns the item DynamoDB returned when err, the error of the
