@@ -268,6 +268,7 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 	steps := make([]step, 0, len(actions))
 	size := 0
 	var seen seenItems
+	idOf := func(k int) keyfirst.ItemID { return steps[k].id() } // each step is added in order
 	for i, a := range actions {
 		if a == nil {
 			return nil, &ActionError{Position: i, Err: errNilAction}
@@ -281,7 +282,7 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
-			if j, dup := seen.add(&id, i); dup {
+			if j, dup := seen.add(&id, i, idOf); dup {
 				return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 			}
 			size += s.size()
