@@ -15,11 +15,10 @@ import (
 // time.
 type Action interface {
 	// appendSteps builds the items the action writes or checks (one for
-	// an item, more with its unique markers) and appends them to out.
-	appendSteps(b builder, out []step) ([]step, error)
-	// setPos records the action's position in its transaction, for
+	// an item, more with its unique markers) and appends them to out; it
+	// records pos, the action's position in its transaction, for
 	// [Op.Stored].
-	setPos(i int)
+	appendSteps(b builder, out []step, pos int) ([]step, error)
 	// bound is the table bound of the action's item, whose Observer sees
 	// the transaction when the action is its first.
 	bound() *keyfirst.Table
@@ -251,7 +250,7 @@ var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Enti
 // (an Op has no other step; [UniqueOp] appends its markers' after it).
 // The room past len(out) is zero (buildSteps makes it so, and a build
 // that fails zeroes its step again), so the step is not zeroed first.
-func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
+func (op *Op[T]) appendSteps(b builder, out []step, pos int) ([]step, error) {
 	if op.e == nil {
 		return out, errNoEntity
 	}
@@ -282,6 +281,7 @@ func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) {
 		*s = step{}
 		return out[:n], err
 	}
+	op.pos = pos
 	return out, nil
 }
 

@@ -191,8 +191,7 @@ type UniqueOp[T any] struct {
 	before, after *T // the item before and after; nil: none
 }
 
-func (x *UniqueOp[T]) commit()      { x.op.commit() }
-func (x *UniqueOp[T]) setPos(i int) { x.op.setPos(i) }
+func (x *UniqueOp[T]) commit() { x.op.commit() }
 
 func (x *UniqueOp[T]) bound() *keyfirst.Table { return x.op.bound() }
 
@@ -201,7 +200,7 @@ func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 
-func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
+func (x *UniqueOp[T]) appendSteps(b builder, steps []step, pos int) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
 	var oldM, nuM marker
@@ -224,7 +223,7 @@ func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
 			return steps, err
 		}
 	}
-	steps, err = x.op.appendSteps(b, steps)
+	steps, err = x.op.appendSteps(b, steps, pos)
 	if err != nil {
 		return steps, err
 	}

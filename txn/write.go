@@ -275,10 +275,9 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 		}
 		n := len(steps)
 		var err error
-		if steps, err = a.appendSteps(b, steps); err != nil {
+		if steps, err = a.appendSteps(b, steps, i); err != nil {
 			return nil, actionError(i, a, "", err)
 		}
-		a.setPos(i)
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
@@ -299,8 +298,6 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 }
 
 var errNilAction = errors.New("txn: nil action")
-
-func (op *Op[T]) setPos(i int) { op.pos = i }
 
 // explain turns the error of TransactWriteItems into the package's: a
 // cancellation into a [*CanceledError] (and whether every reason is worth
