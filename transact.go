@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -25,9 +26,35 @@ var ErrConditionFailed = errors.New("keyfirst: condition failed")
 // comparable: two ItemIDs are equal exactly when DynamoDB takes them for
 // one item.
 type ItemID struct {
-	key   keyPair // first: where two items of one table differ
-	table string
+	// digest is a digest of key (keyDigest), made with the ItemID: == on
+	// ItemIDs compares it before any text, so that the identities of two
+	// items (a transaction's, whose duplicates package txn looks for)
+	// mostly differ at once.
+	digest uint64
+	key    keyPair // first of the texts: where two items of one table differ
+	table  string
 }
+
+// keyDigest is the digest of an item's key kept in its ItemID: the length
+// and the last byte of each value, where keys of one kind differ.
+func keyDigest(k keyPair) uint64 {
+	return textDigest(k.sk.val)<<32 ^ textDigest(k.pk.val)
+}
+
+// textDigest is the length and the last byte of s.
+func textDigest(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	return uint64(len(s))<<8 | uint64(s[len(s)-1])
+}
+
+// Digest returns the digest of the item's key that id keeps: equal
+// ItemIDs have equal digests, and the ItemIDs of two items mostly differ
+// in it. It is a first comparison, cheaper than ==, for a caller that
+// looks for one item among many (package txn, for two actions on one
+// item).
+func (id *ItemID) Digest() uint64 { return id.digest }
 
 // Table returns the name of the item's table.
 func (id ItemID) Table() string { return id.table }
@@ -40,13 +67,22 @@ func (id ItemID) String() string {
 // ItemID returns the identity of the item whose primary key attributes
 // are in key (a key or a whole item).
 func (t *Table) ItemID(key map[string]types.AttributeValue) ItemID {
-	return ItemID{table: t.name, key: t.pairOf(key)}
+	k := t.pairOf(key)
+	return ItemID{digest: keyDigest(k), table: t.name, key: k}
 }
 
 // ItemID returns the identity of the item with key k in the entity's
 // table.
 func (e *Entity[T]) ItemID(k Key[T]) ItemID {
-	return ItemID{table: e.table.name, key: keyPair{pk: k.pk, sk: k.sk}}
+	var id ItemID
+	e.itemIDTo(&id, k)
+	return id
+}
+
+// itemIDTo sets *id to ItemID(k), field by field.
+func (e *Entity[T]) itemIDTo(id *ItemID, k Key[T]) {
+	id.key.pk, id.key.sk, id.table = k.pk, k.sk, e.table.name
+	id.digest = keyDigest(id.key)
 }
 
 // TransactOptions shape one action of a transaction.
@@ -114,16 +150,16 @@ type writeExplainer interface {
 // Action returns the action as TransactWriteItems takes it. Its maps and
 // strings are shared (with w; the condition's and the table name with
 // other writes of the entity): do not modify them.
-func (w TransactWrite) Action() types.TransactWriteItem { return w.action }
+func (w *TransactWrite) Action() types.TransactWriteItem { return w.action }
 
 // ID returns the identity of the item the action writes or checks.
-func (w TransactWrite) ID() ItemID { return w.id }
+func (w *TransactWrite) ID() ItemID { return w.id }
 
 // Entity returns the entity-type name of the item.
-func (w TransactWrite) Entity() string { return w.entity }
+func (w *TransactWrite) Entity() string { return w.entity }
 
 // Key prints the item's key, as [Key.String] does.
-func (w TransactWrite) Key() string {
+func (w *TransactWrite) Key() string {
 	if w.key != "" {
 		return w.key
 	}
@@ -133,7 +169,7 @@ func (w TransactWrite) Key() string {
 // Size returns the bytes the action counts toward a transaction's size
 // limit: the whole item for a put or an update, its key for a delete or a
 // condition check.
-func (w TransactWrite) Size() int { return w.size }
+func (w *TransactWrite) Size() int { return w.size }
 
 // Explain says why the action's condition failed, from stored, the item as
 // DynamoDB returned it in the cancellation reason (nil: none stored): a
@@ -141,7 +177,7 @@ func (w TransactWrite) Size() int { return w.size }
 // [ErrWrongEntityType], [ErrVersionConflict] (with the stored version), or
 // [ErrConditionFailed] when keyfirst's guard holds on stored and the
 // caller's condition is what failed.
-func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
+func (w *TransactWrite) Explain(stored map[string]types.AttributeValue) *ConditionError {
 	if w.explain != nil {
 		return w.explain(stored)
 	}
@@ -150,8 +186,18 @@ func (w TransactWrite) Explain(stored map[string]types.AttributeValue) *Conditio
 
 // transactWrite wraps planned write w as an action of one item.
 func (e *Entity[T]) transactWrite(w *plannedWrite[T], action types.TransactWriteItem, size int) TransactWrite {
-	return TransactWrite{action: action, id: e.ItemID(w.plan.key), entity: e.typeName, size: size,
-		explainer: e, guard: w.guard, extra: w.extra}
+	tw := TransactWrite{id: e.ItemID(w.plan.key)}
+	e.transactWriteTo(&tw, w, action, size)
+	return tw
+}
+
+// transactWriteTo is transactWrite into *dst, each field set in place
+// rather than a whole TransactWrite made and copied, but for the ID of
+// w's item, which the caller sets.
+func (e *Entity[T]) transactWriteTo(dst *TransactWrite, w *plannedWrite[T], action types.TransactWriteItem, size int) {
+	dst.action, dst.entity, dst.size = action, e.typeName, size
+	dst.explainer, dst.guard, dst.extra = e, w.guard, w.extra
+	dst.key, dst.explain = "", nil
 }
 
 // explainWrite says why the condition of a write of a whole item failed
@@ -175,23 +221,47 @@ func (e *Entity[T]) explainWrite(stored map[string]types.AttributeValue, g guard
 // created time of a new item (TransactWriteItems returns no item: read
 // it to learn the one stored).
 func (e *Entity[T]) TransactPut(item T, o TransactOptions) (TransactWrite, T, error) {
+	var w TransactWrite
+	err := e.TransactPutTo(&w, nil, &item, &o)
+	return w, item, err
+}
+
+// TransactPutTo is [Entity.TransactPut] for a caller that keeps the action
+// and the item anyway (package txn, in its steps and its actions): it
+// builds the action into *w and stamps *item, in place, as the action
+// stores it (with its next version), and leaves *w unchanged on an error.
+// Neither is copied, and the item, already the caller's, is not moved to
+// the heap for the item plan. The action's Put is built in *put, which
+// the action then refers to (nil: one is made), so that a transaction's
+// puts can be made together; it is not used for an entity with a created
+// time, whose action is an Update. o is only read.
+func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *TransactOptions) error {
 	if o.Read != nil {
-		return TransactWrite{}, item, e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
+		return e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	cond, err := e.checkTransactOptions("Put", &o)
+	var cond expression.ConditionBuilder // a put has no condition to check but the caller's
+	if !o.Condition.IsZero() {
+		var err error
+		if cond, err = e.checkTransactOptions("Put", o); err != nil {
+			return err
+		}
+	}
+	pw, err := e.planPut("TransactPut", item, o.CreateOnly, cond, o.moved)
 	if err != nil {
-		return TransactWrite{}, item, err
+		return err
 	}
-	w, err := e.planPut("TransactPut", &item, o.CreateOnly, cond, o.moved)
-	if err != nil {
-		return TransactWrite{}, item, err
-	}
-	w.stamp(e, &item)
+	pw.stamp(e, item)
+	e.itemIDTo(&w.id, pw.plan.key)
 	if e.keepsCreated() {
-		return e.transactWrite(&w, types.TransactWriteItem{Update: w.update(e)}, w.plan.size), item, nil
+		e.transactWriteTo(w, &pw, types.TransactWriteItem{Update: pw.update(e)}, pw.plan.size)
+		return nil
 	}
-	put := w.put(e)
-	return e.transactWrite(&w, types.TransactWriteItem{Put: &put}, w.plan.size), item, nil
+	if put == nil {
+		put = new(types.Put)
+	}
+	*put = pw.put(e)
+	e.transactWriteTo(w, &pw, types.TransactWriteItem{Put: put}, pw.plan.size)
+	return nil
 }
 
 // TransactReplace builds the action that replaces the stored item with item

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -14,8 +15,13 @@ import (
 // time.
 type Action interface {
 	// appendSteps builds the items the action writes or checks (one for
-	// an item, more with its unique markers) and appends them to out.
-	appendSteps(b builder, out []step) ([]step, error)
+	// an item, more with its unique markers) and appends them to out; it
+	// records pos, the action's position in its transaction, for
+	// [Op.Stored].
+	appendSteps(b builder, out []step, pos int) ([]step, error)
+	// bound is the table bound of the action's item, whose Observer sees
+	// the transaction when the action is its first.
+	bound() *keyfirst.Table
 	// commit records the result of a transaction that succeeded.
 	commit()
 }
@@ -26,12 +32,12 @@ type Action interface {
 // (nothing is made for that while the transaction is built), or a unique
 // marker (marker), which carries all of that itself.
 type step struct {
-	own    keyfirst.TransactWrite
+	own keyfirst.TransactWrite
+	// put holds the Put of own's action for a put, so that a
+	// transaction's puts are made with its steps.
+	put    types.Put
 	marker *markerPart
-	// table is the table bound, whose Observer sees the transaction (the
-	// first step's).
-	table *keyfirst.Table
-	at    int // the position of the step's action in the transaction
+	at     int // the position of the step's action in the transaction
 }
 
 // markerPart is what a step of a unique marker carries: the step of the
@@ -144,12 +150,16 @@ type Op[T any] struct {
 	// keyed is the key (and the update) of a check or an update, which
 	// have no item: nil for a put, a replace or a delete, whose Op is
 	// smaller without them.
-	keyed   *keyedOp[T]
-	opts    keyfirst.TransactOptions
-	pending T // the item as the built action stores it
-	written T
-	done    bool
-	pos     int // the position of the action in its last transaction
+	keyed *keyedOp[T]
+	opts  keyfirst.TransactOptions
+	// stored holds the item as the last transaction that succeeded wrote
+	// it (stored[cur]) and as the action built since stores it
+	// (stored[cur^1]): a transaction that succeeds flips cur rather than
+	// copy the item, one that fails leaves stored[cur] as it was.
+	stored [2]T
+	cur    uint8
+	done   bool
+	pos    int // the position of the action in its last transaction
 }
 
 // keyedOp is what an action on a key rather than an item holds.
@@ -158,8 +168,8 @@ type keyedOp[T any] struct {
 	update keyfirst.Update
 }
 
-func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOption) *Op[T] {
-	op := &Op[T]{e: e, kind: kind, item: item, pos: -1}
+func newOp[T any](e *keyfirst.Entity[T], kind opKind, item *T, opts []ActionOption) *Op[T] {
+	op := &Op[T]{e: e, kind: kind, item: *item, pos: -1}
 	for _, fn := range opts {
 		if fn != nil {
 			fn(&op.opts)
@@ -172,7 +182,7 @@ func newOp[T any](e *keyfirst.Entity[T], kind opKind, item T, opts []ActionOptio
 // never over an item of another entity type, the version checked and
 // incremented (version 0 creates).
 func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opPut, item, opts)
+	return newOp(e, opPut, &item, opts)
 }
 
 // Create writes item as [Put] does, only where no item has its key: the
@@ -180,7 +190,7 @@ func Put[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // [keyfirst.Entity.Put] with [keyfirst.CreateOnly]). It is an action of
 // its own, not an option, so that no other action can be made create-only.
 func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	op := newOp(e, opPut, item, opts)
+	op := newOp(e, opPut, &item, opts)
 	op.opts.CreateOnly = true
 	return op
 }
@@ -193,20 +203,20 @@ func Create[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
 // every attribute as read and sends only what differs from it, as
 // [keyfirst.Entity.Modify] does.
 func Replace[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opReplace, item, opts)
+	return newOp(e, opReplace, &item, opts)
 }
 
 // Delete deletes the item with item's key as [keyfirst.Entity.Delete]
 // does: never an item of another entity type, only with item's version.
 func Delete[T any](e *keyfirst.Entity[T], item T, opts ...ActionOption) *Op[T] {
-	return newOp(e, opDelete, item, opts)
+	return newOp(e, opDelete, &item, opts)
 }
 
 // Check checks cond, a [keyfirst.Cond] on T's fields, on the item with key
 // (absent, or of this entity type) without writing it: the transaction is
 // cancelled when cond fails ([keyfirst.ErrConditionFailed]).
 func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond) *Op[T] {
-	op := newOp(e, opCheck, *new(T), []ActionOption{If(cond)})
+	op := newOp(e, opCheck, new(T), []ActionOption{If(cond)})
 	op.keyed = &keyedOp[T]{key: key}
 	return op
 }
@@ -228,7 +238,7 @@ func Check[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], cond keyfirst.Cond
 // TransactWriteItems returns no item: [Op.Item] gives the zero T; read
 // the item after the transaction when it is needed.
 func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update) *Op[T] {
-	op := newOp(e, opUpdate, *new(T), nil)
+	op := newOp(e, opUpdate, new(T), nil)
 	op.keyed = &keyedOp[T]{key: key, update: u}
 	return op
 }
@@ -236,20 +246,28 @@ func Update[T any](e *keyfirst.Entity[T], key keyfirst.Key[T], u keyfirst.Update
 // errNoEntity is the error of an action without entity.
 var errNoEntity = errors.New("txn: an action needs an entity (nil *keyfirst.Entity)")
 
-// build builds the op's own item into s.
-func (op *Op[T]) build(b builder, s *step) error {
+// appendSteps appends the step of op's own item to out, built in place
+// (an Op has no other step; [UniqueOp] appends its markers' after it).
+// The room past len(out) is zero (buildSteps makes it so, and a build
+// that fails zeroes its step again), so the step is not zeroed first.
+func (op *Op[T]) appendSteps(b builder, out []step, pos int) ([]step, error) {
 	if op.e == nil {
-		return errNoEntity
+		return out, errNoEntity
 	}
+	n := len(out)
+	out = slices.Grow(out, 1)[:n+1]
+	s := &out[n]
 	o := &op.opts
 	var err error
 	switch op.kind {
 	case opPut:
-		s.own, op.pending, err = op.e.TransactPut(op.item, *o)
+		pending := &op.stored[op.cur^1]
+		*pending = op.item
+		err = op.e.TransactPutTo(&s.own, &s.put, pending, o)
 	case opReplace:
 		o := *o
 		o.Read = readOf(b, op.e, op.item)
-		s.own, op.pending, err = op.e.TransactReplace(op.item, o)
+		s.own, op.stored[op.cur^1], err = op.e.TransactReplace(op.item, o)
 	case opDelete:
 		o := *o
 		o.Read = readOf(b, op.e, op.item)
@@ -259,22 +277,17 @@ func (op *Op[T]) build(b builder, s *step) error {
 	case opUpdate:
 		s.own, err = op.e.TransactUpdate(op.keyed.key, op.keyed.update)
 	}
-	s.table = op.e.Table()
-	return err
-}
-
-// appendOwn appends the step of op's own item to out, built in place.
-func (op *Op[T]) appendOwn(b builder, out []step) ([]step, error) {
-	out = append(out, step{})
-	if err := op.build(b, &out[len(out)-1]); err != nil {
-		return out[:len(out)-1], err
+	if err != nil {
+		*s = step{}
+		return out[:n], err
 	}
+	op.pos = pos
 	return out, nil
 }
 
-func (op *Op[T]) appendSteps(b builder, out []step) ([]step, error) { return op.appendOwn(b, out) }
+func (op *Op[T]) bound() *keyfirst.Table { return op.e.Table() }
 
-func (op *Op[T]) commit() { op.written, op.done = op.pending, true }
+func (op *Op[T]) commit() { op.cur, op.done = op.cur^1, true }
 
 // where names op's entity type and table in the error of an action that
 // could not be built (its key is what the build could not make).
@@ -293,7 +306,7 @@ func (op *Op[T]) Item() (T, bool) {
 	if op.kind == opDelete || op.kind == opCheck {
 		return op.item, op.done
 	}
-	return op.written, op.done
+	return op.stored[op.cur], op.done
 }
 
 // Stored returns the item DynamoDB returned when err, the error of the

@@ -139,6 +139,8 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 	}
 	items := make([]types.TransactGetItem, len(reads))
 	var seen seenItems
+	ids := make([]keyfirst.ItemID, len(reads))
+	idOf := func(k int) keyfirst.ItemID { return ids[k] }
 	for i, r := range reads {
 		if r == nil {
 			return nil, &ActionError{Position: i, Err: errNilAction}
@@ -147,10 +149,10 @@ func get(ctx context.Context, api GetAPI, reads []Reader, o options) ([]map[stri
 		if err != nil {
 			return nil, actionError(i, r, "", err)
 		}
-		if j, dup := seen.add(id, i); dup {
+		if j, dup := seen.add(&id, i, idOf); dup {
 			return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 		}
-		items[i] = item
+		items[i], ids[i] = item, id
 	}
 	in := &dynamodb.TransactGetItemsInput{
 		TransactItems:          items,

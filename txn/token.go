@@ -22,8 +22,8 @@ func validToken(t string) bool {
 	if len(t) > maxTokenLen {
 		return false
 	}
-	for _, r := range t {
-		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-') {
+	for i := range len(t) { // bytes: a byte of a non-ASCII character is none of these
+		if r := t[i]; !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-') {
 			return false
 		}
 	}

@@ -191,15 +191,16 @@ type UniqueOp[T any] struct {
 	before, after *T // the item before and after; nil: none
 }
 
-func (x *UniqueOp[T]) commit()      { x.op.commit() }
-func (x *UniqueOp[T]) setPos(i int) { x.op.setPos(i) }
+func (x *UniqueOp[T]) commit() { x.op.commit() }
+
+func (x *UniqueOp[T]) bound() *keyfirst.Table { return x.op.bound() }
 
 func (x *UniqueOp[T]) where() (entity, table, key string) { return x.op.where() }
 
 // Item returns the item as the transaction wrote it, as [Op.Item] does.
 func (x *UniqueOp[T]) Item() (T, bool) { return x.op.Item() }
 
-func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
+func (x *UniqueOp[T]) appendSteps(b builder, steps []step, pos int) ([]step, error) {
 	u := x.u
 	var old, nu types.AttributeValue
 	var oldM, nuM marker
@@ -222,7 +223,7 @@ func (x *UniqueOp[T]) appendSteps(b builder, steps []step) ([]step, error) {
 			return steps, err
 		}
 	}
-	steps, err = x.op.appendOwn(b, steps)
+	steps, err = x.op.appendSteps(b, steps, pos)
 	if err != nil {
 		return steps, err
 	}
@@ -358,7 +359,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		s.action.Put = &types.Put{TableName: aws.String(t.Name()), Item: item, ConditionExpression: x.Condition(),
 			ExpressionAttributeNames: attrname.Names(x), ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		s.size = size(item)
-		return step{marker: s, table: t}
+		return step{marker: s}
 	}
 	s.part = "unique " + u.attr + " (old value)"
 	ue.Err = ErrMarkerOwner
@@ -368,7 +369,7 @@ func (u *Unique[T]) markerStep(owner string, m marker, create bool) step {
 		ExpressionAttributeNames: attrname.Names(x), ExpressionAttributeValues: x.Values(),
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	s.size = size(key)
-	return step{marker: s, table: t}
+	return step{marker: s}
 }
 
 func size(item map[string]types.AttributeValue) int {

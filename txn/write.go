@@ -176,29 +176,30 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	if err := o.tokenize(); err != nil {
 		return err
 	}
-	items := make([]types.TransactWriteItem, len(steps))
-	for i := range steps {
-		items[i] = steps[i].action()
-	}
-	var canon *canonicalBody
-	if canonical {
-		canon = &canonicalBody{derive: o.ContentToken}
-	}
-	sdkOpts := sdkOptions(canon)
+	var items []types.TransactWriteItem // made with the first attempt's request
 	policy := backoff.Policy{Base: o.RetryBaseDelay, Max: o.RetryMaxDelay}
 	for attempt := 1; ; attempt++ {
-		in := &dynamodb.TransactWriteItemsInput{
-			TransactItems:          items,
-			ReturnConsumedCapacity: o.returnCapacity(),
+		r := &request{in: dynamodb.TransactWriteItemsInput{ReturnConsumedCapacity: o.returnCapacity()}}
+		if items == nil {
+			items = r.itemsOf(steps)
 		}
+		r.in.TransactItems = items
+		var canon *canonicalBody
+		if canonical {
+			r.canon = canonicalBody{derive: o.ContentToken}
+			canon = &r.canon
+		}
+		r.opts[0] = sdkOptions(canon)
 		if o.Token != "" {
-			in.ClientRequestToken = aws.String(o.Token)
+			r.token = o.Token
+			r.in.ClientRequestToken = &r.token
 		}
+		in := &r.in
 		var ce *CanceledError
 		var retry bool
-		out, err := keyfirst.SendExplained(ctx, steps[0].table, keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
+		out, err := keyfirst.SendExplained(ctx, actions[0].bound(), keyfirst.Request{Call: "txn.Write", Seq: attempt, Input: in},
 			func(ctx context.Context) (*dynamodb.TransactWriteItemsOutput, error) {
-				return api.TransactWriteItems(ctx, in, sdkOpts)
+				return api.TransactWriteItems(ctx, in, r.opts[:]...)
 			},
 			func(_ *dynamodb.TransactWriteItemsOutput, err error) error {
 				if err == nil {
@@ -228,6 +229,36 @@ func write(ctx context.Context, api WriteAPI, actions []Action, b builder, o opt
 	}
 }
 
+// request is one attempt's TransactWriteItems, made at once: its input,
+// the token the input points to, the SDK options of the call and the
+// canonical body they may set, and room for the items of a small
+// transaction (the first attempt's, which later attempts send again).
+type request struct {
+	in    dynamodb.TransactWriteItemsInput
+	token string
+	opts  [1]func(*dynamodb.Options)
+	canon canonicalBody
+	room  [requestRoom]types.TransactWriteItem
+}
+
+// requestRoom is the most items a [request] holds itself.
+const requestRoom = 16
+
+// itemsOf returns the items of steps as TransactWriteItems takes them, in
+// r's room when they fit.
+func (r *request) itemsOf(steps []step) []types.TransactWriteItem {
+	var items []types.TransactWriteItem
+	if len(steps) <= requestRoom {
+		items = r.room[:len(steps)]
+	} else {
+		items = make([]types.TransactWriteItem, len(steps))
+	}
+	for i := range steps {
+		items[i] = steps[i].action()
+	}
+	return items
+}
+
 // buildSteps builds every action, and refuses before any request what
 // DynamoDB would refuse; each step records the position of its action.
 func buildSteps(actions []Action, b builder) ([]step, error) {
@@ -237,20 +268,20 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 	steps := make([]step, 0, len(actions))
 	size := 0
 	var seen seenItems
+	idOf := func(k int) keyfirst.ItemID { return steps[k].id() } // each step is added in order
 	for i, a := range actions {
 		if a == nil {
 			return nil, &ActionError{Position: i, Err: errNilAction}
 		}
 		n := len(steps)
 		var err error
-		if steps, err = a.appendSteps(b, steps); err != nil {
+		if steps, err = a.appendSteps(b, steps, i); err != nil {
 			return nil, actionError(i, a, "", err)
 		}
-		setPosition(a, i)
 		for k := n; k < len(steps); k++ {
 			s := &steps[k]
 			id := s.id()
-			if j, dup := seen.add(id, i); dup {
+			if j, dup := seen.add(&id, i, idOf); dup {
 				return nil, &LimitError{Err: ErrSameItem, First: j, Second: i, Item: id.String()}
 			}
 			size += s.size()
@@ -267,15 +298,6 @@ func buildSteps(actions []Action, b builder) ([]step, error) {
 }
 
 var errNilAction = errors.New("txn: nil action")
-
-// setPosition records an action's position, for [Op.Stored].
-func setPosition(a Action, i int) {
-	if p, ok := a.(interface{ setPos(int) }); ok {
-		p.setPos(i)
-	}
-}
-
-func (op *Op[T]) setPos(i int) { op.pos = i }
 
 // explain turns the error of TransactWriteItems into the package's: a
 // cancellation into a [*CanceledError] (and whether every reason is worth
