@@ -235,8 +235,18 @@ func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value, out []term)
 	return out, nil
 }
 
-// checkValue checks one key value for attribute a.
+// checkValue checks one key value for attribute a: at once for a good
+// string or bytes (keyValueOK), else check by check.
 func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
+	if v.err == nil && keyValueOK(v.av, a.Type, limit) {
+		return nil
+	}
+	return checkValueEach(f, a, v, limit, p)
+}
+
+// checkValueEach checks one key value for attribute a, check by check,
+// and returns the first problem found.
+func checkValueEach(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
 	switch {
 	case v.err != nil:
 		return f.fail(a.Name, p, "the value could not be built", v.err)
