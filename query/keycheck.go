@@ -25,21 +25,35 @@ func keyValueOK(av types.AttributeValue, typ types.ScalarAttributeType, limit in
 	return false
 }
 
-// validUTF8 is utf8.ValidString(s), reading eight bytes at a time while
-// they are ASCII, as a key's text mostly is: the standard library's loop
-// reads its eight bytes one by one.
+// validUTF8 is utf8.ValidString(s), answered from a few loads of eight
+// (or four) bytes when s is ASCII, as a key's text mostly is: the
+// standard library's loop reads its eight bytes one by one. Any byte
+// above 0x7F sends the whole string to utf8.ValidString.
 func validUTF8(s string) bool {
-	i := 0
-	for ; len(s)-i >= 8; i += 8 {
-		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-		if w&0x8080808080808080 != 0 {
-			return utf8.ValidString(s[i:]) // the bytes before are ASCII
+	n := len(s)
+	var seen uint64 // the bytes of s ORed, in some order
+	switch {
+	case n >= 8:
+		for i := 0; i < n-8; i += 8 {
+			seen |= load64(s, i)
+		}
+		seen |= load64(s, n-8) // overlaps the last word read
+	case n >= 4:
+		seen = uint64(load32(s, 0) | load32(s, n-4))
+	default:
+		for i := range n {
+			seen |= uint64(s[i])
 		}
 	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
-		}
-	}
-	return true
+	return seen&0x8080808080808080 == 0 || utf8.ValidString(s)
+}
+
+// load64 is the eight bytes of s from i, which the caller keeps in range.
+func load64(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 8))
+}
+
+// load32 is the four bytes of s from i, which the caller keeps in range.
+func load32(s string, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i)), 4))
 }

@@ -125,11 +125,11 @@ func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	if q.partition1 != nil {
 		values = []Value{{av: q.partition1}}
 	}
-	terms, err := partitionTerms(f, ks, values, nil)
+	terms, err := partitionTerms(f, ks.PartitionKey, values, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if terms, err = q.sort.terms(f, ks, terms, new(strValues)); err != nil {
+	if terms, err = q.sort.terms(f, &ks, terms, new(strValues)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := buildExpression(terms, names)
@@ -391,7 +391,7 @@ func TestBindingPerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		ks, _ := e.Table().Index("ByRank")
-		terms, err := c.q.sort.terms(failer{}, ks, nil, new(strValues))
+		terms, err := c.q.sort.terms(failer{}, &ks, nil, new(strValues))
 		if err != nil {
 			t.Fatal(err)
 		}
