@@ -226,7 +226,7 @@ func partitionTerms(f failer, attrs []keyfirst.Attribute, values []Value, out []
 	}
 	for i := range attrs {
 		a, v := &attrs[i], &values[i]
-		if err := checkValue(f, *a, *v, maxPartitionKeyBytes, ProblemPartition); err != nil {
+		if err := checkValue(&f, a, *v, maxPartitionKeyBytes, ProblemPartition); err != nil {
 			return nil, err
 		}
 		out = append(out, term{attr: a.Name, op: keys.OpEq, lo: v.av})
@@ -235,12 +235,13 @@ func partitionTerms(f failer, attrs []keyfirst.Attribute, values []Value, out []
 }
 
 // checkValue checks one key value for attribute a: at once for a good
-// string or bytes (keyValueOK), else check by check.
-func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
+// string or bytes (keyValueOK), else check by check. f and a are pointers
+// so that the arguments fit in registers.
+func checkValue(f *failer, a *keyfirst.Attribute, v Value, limit int, p Problem) error {
 	if v.err == nil && keyValueOK(v.av, a.Type, limit) {
 		return nil
 	}
-	return checkValueEach(f, a, v, limit, p)
+	return checkValueEach(*f, *a, v, limit, p)
 }
 
 // checkValueEach checks one key value for attribute a, check by check,
@@ -331,13 +332,13 @@ func (s *sortSpec) terms(f failer, ks *keyfirst.KeySchema, out []term, strs *str
 			return nil, f.fail(a.Name, ProblemSortKey,
 				fmt.Sprintf("a keys.Cond compares strings and the attribute is of type %s: use SortAttr with typed values", a.Type), nil)
 		}
-		if err := checkValue(f, *a, Value{av: t.lo}, maxSortKeyBytes, ProblemSortKey); err != nil {
+		if err := checkValue(&f, a, Value{av: t.lo}, maxSortKeyBytes, ProblemSortKey); err != nil {
 			return nil, err
 		}
 		if t.hi == nil {
 			continue
 		}
-		if err := checkValue(f, *a, Value{av: t.hi}, maxSortKeyBytes, ProblemSortKey); err != nil {
+		if err := checkValue(&f, a, Value{av: t.hi}, maxSortKeyBytes, ProblemSortKey); err != nil {
 			return nil, err
 		}
 	}
@@ -370,11 +371,11 @@ func attrTerms(f failer, ks *keyfirst.KeySchema, c AttrCond, out []term) ([]term
 		}
 	}
 	t := term{attr: a.Name, op: c.op, lo: c.lo.av}
-	if err := checkValue(f, a, c.lo, maxSortKeyBytes, ProblemSortKey); err != nil {
+	if err := checkValue(&f, &a, c.lo, maxSortKeyBytes, ProblemSortKey); err != nil {
 		return nil, err
 	}
 	if c.op == keys.OpBetween {
-		if err := checkValue(f, a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
+		if err := checkValue(&f, &a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
 			return nil, err
 		}
 		if avequal.Compare(c.lo.av, c.hi.av) > 0 {

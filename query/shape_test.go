@@ -252,6 +252,29 @@ func TestShapesSweepCollected(t *testing.T) {
 	}
 }
 
+// The front of the shape cache (recentShapes) never answers for a map it
+// is not in front of: a shape found, then replaced under its key, is not
+// found again; keys of one slot are told apart whole.
+func TestRecentShapesFollowTheCache(t *testing.T) {
+	first, second, other := &indexShape{}, &indexShape{}, &indexShape{}
+	k := shapeKey{table: 7, index: "Recent", goType: reflect.TypeFor[widget]()}
+	sameSlot := k
+	sameSlot.index = "Other"
+	shapes.Lock()
+	defer shapes.Unlock()
+	storeShape(k, first)
+	storeShape(sameSlot, other)
+	for range 2 { // the second lookup is answered by the front
+		if lookupShape(k) != first || lookupShape(sameSlot) != other {
+			t.Fatal("a key of the slot found another key's shape")
+		}
+	}
+	storeShape(k, second)
+	if got := lookupShape(k); got != second {
+		t.Fatalf("found %p after %p was stored in its place, want it", got, second)
+	}
+}
+
 // A shape cached under a table's address is that table's only while its
 // weak pointer says so: a table allocated where a collected one was gets
 // shapes of its own.
