@@ -33,7 +33,7 @@ type shapeKey struct {
 type shapeBucket struct{ table, goType uintptr }
 
 // bucket is k's bucket.
-func (k shapeKey) bucket() shapeBucket {
+func (k *shapeKey) bucket() shapeBucket {
 	return shapeBucket{table: k.table, goType: uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&k.goType))[1])}
 }
 
