@@ -156,7 +156,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		return nil, err
 	}
 	f := failer{table: p.table, index: p.index}
-	ks := sh.ks
+	ks := &sh.ks // the shape's, read only: a KeySchema passed by value is 15 words copied
 	p.readIndex = &sh.readIndex
 	// The terms live on the stack: the request keeps their values only.
 	var scratch [2 * keyfirst.MaxKeyAttributes]term
@@ -166,7 +166,7 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 		value1[0] = Value{av: q.partition1}
 		values = value1[:]
 	}
-	terms, err := partitionTerms(f, ks, values, scratch[:0])
+	terms, err := partitionTerms(f, ks.PartitionKey, values, scratch[:0])
 	if err != nil {
 		return nil, err
 	}
@@ -217,17 +217,16 @@ func (q *Query[T]) plan(optFns []func(*keyfirst.Options)) (*plan, error) {
 }
 
 // partitionTerms checks the partition key values against the index's
-// partition key attributes, and appends their terms to out.
-func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value, out []term) ([]term, error) {
-	attrs := ks.PartitionKey
+// partition key attributes attrs, and appends their terms to out.
+func partitionTerms(f failer, attrs []keyfirst.Attribute, values []Value, out []term) ([]term, error) {
 	if len(values) != len(attrs) {
 		return nil, f.fail("", ProblemPartition,
 			fmt.Sprintf("%d values for the partition key %s: every query needs a value for each attribute, in order",
 				len(values), describe(attrs)), nil)
 	}
-	for i, a := range attrs {
-		v := values[i]
-		if err := checkValue(f, a, v, maxPartitionKeyBytes, ProblemPartition); err != nil {
+	for i := range attrs {
+		a, v := &attrs[i], &values[i]
+		if err := checkValue(&f, a, *v, maxPartitionKeyBytes, ProblemPartition); err != nil {
 			return nil, err
 		}
 		out = append(out, term{attr: a.Name, op: keys.OpEq, lo: v.av})
@@ -235,8 +234,19 @@ func partitionTerms(f failer, ks keyfirst.KeySchema, values []Value, out []term)
 	return out, nil
 }
 
-// checkValue checks one key value for attribute a.
-func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
+// checkValue checks one key value for attribute a: at once for a good
+// string or bytes (keyValueOK), else check by check. f and a are pointers
+// so that the arguments fit in registers.
+func checkValue(f *failer, a *keyfirst.Attribute, v Value, limit int, p Problem) error {
+	if v.err == nil && keyValueOK(v.av, a.Type, limit) {
+		return nil
+	}
+	return checkValueEach(*f, *a, v, limit, p)
+}
+
+// checkValueEach checks one key value for attribute a, check by check,
+// and returns the first problem found.
+func checkValueEach(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) error {
 	switch {
 	case v.err != nil:
 		return f.fail(a.Name, p, "the value could not be built", v.err)
@@ -257,7 +267,7 @@ func checkValue(f failer, a keyfirst.Attribute, v Value, limit int, p Problem) e
 // terms checks the sort key condition against the index's sort key and
 // appends its comparisons to out: none, one, or equalities then one
 // comparison. The string values of a keys.Cond are made in strs.
-func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term, strs *strValues) ([]term, error) {
+func (s *sortSpec) terms(f failer, ks *keyfirst.KeySchema, out []term, strs *strValues) ([]term, error) {
 	if s.kind == sortNone {
 		return out, nil
 	}
@@ -316,26 +326,27 @@ func (s *sortSpec) terms(f failer, ks keyfirst.KeySchema, out []term, strs *strV
 			out = append(out, t)
 		}
 	}
-	for i, t := range out[first:] {
-		a := ks.SortKey[i]
+	for i := range out[first:] {
+		t, a := &out[first+i], &ks.SortKey[i]
 		if a.Type != types.ScalarAttributeTypeS {
 			return nil, f.fail(a.Name, ProblemSortKey,
 				fmt.Sprintf("a keys.Cond compares strings and the attribute is of type %s: use SortAttr with typed values", a.Type), nil)
 		}
-		for _, v := range []types.AttributeValue{t.lo, t.hi} {
-			if v == nil {
-				continue
-			}
-			if err := checkValue(f, a, Value{av: v}, maxSortKeyBytes, ProblemSortKey); err != nil {
-				return nil, err
-			}
+		if err := checkValue(&f, a, Value{av: t.lo}, maxSortKeyBytes, ProblemSortKey); err != nil {
+			return nil, err
+		}
+		if t.hi == nil {
+			continue
+		}
+		if err := checkValue(&f, a, Value{av: t.hi}, maxSortKeyBytes, ProblemSortKey); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
 }
 
 // attrTerms checks a raw attribute condition and appends its term to out.
-func attrTerms(f failer, ks keyfirst.KeySchema, c AttrCond, out []term) ([]term, error) {
+func attrTerms(f failer, ks *keyfirst.KeySchema, c AttrCond, out []term) ([]term, error) {
 	if c.op == keys.OpNone {
 		return nil, f.fail("", ProblemSortKey, "the zero AttrCond; build it with query.Attr(name)", nil)
 	}
@@ -360,11 +371,11 @@ func attrTerms(f failer, ks keyfirst.KeySchema, c AttrCond, out []term) ([]term,
 		}
 	}
 	t := term{attr: a.Name, op: c.op, lo: c.lo.av}
-	if err := checkValue(f, a, c.lo, maxSortKeyBytes, ProblemSortKey); err != nil {
+	if err := checkValue(&f, &a, c.lo, maxSortKeyBytes, ProblemSortKey); err != nil {
 		return nil, err
 	}
 	if c.op == keys.OpBetween {
-		if err := checkValue(f, a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
+		if err := checkValue(&f, &a, c.hi, maxSortKeyBytes, ProblemSortKey); err != nil {
 			return nil, err
 		}
 		if avequal.Compare(c.lo.av, c.hi.av) > 0 {

@@ -136,7 +136,7 @@ func (s *spec) checkFrom(f failer) error {
 // constTerm appends the comparison of a pattern's constant sort key to
 // the key condition's terms; a sort key condition given beside it is
 // refused: the constant is the only value the pattern's items store there.
-func (s *spec) constTerm(f failer, ks keyfirst.KeySchema, out []term) ([]term, error) {
+func (s *spec) constTerm(f failer, ks *keyfirst.KeySchema, out []term) ([]term, error) {
 	c := s.from.sortConst
 	if c == nil {
 		return out, nil

@@ -228,7 +228,8 @@ func buildExpression(terms []term, names []string) (expression.Expression, error
 func (tp *template) values(terms []term) map[string]types.AttributeValue {
 	out := make(map[string]types.AttributeValue, len(tp.slots))
 	i := 0
-	for _, t := range terms {
+	for k := range terms {
+		t := &terms[k] // not copied: a term is seven words
 		out[tp.slots[i]] = t.lo
 		i++
 		if t.op == keys.OpBetween {

@@ -125,11 +125,11 @@ func oldInput[T any](t *testing.T, q Query[T]) dynamodb.QueryInput {
 	if q.partition1 != nil {
 		values = []Value{{av: q.partition1}}
 	}
-	terms, err := partitionTerms(f, ks, values, nil)
+	terms, err := partitionTerms(f, ks.PartitionKey, values, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if terms, err = q.sort.terms(f, ks, terms, new(strValues)); err != nil {
+	if terms, err = q.sort.terms(f, &ks, terms, new(strValues)); err != nil {
 		t.Fatal(err)
 	}
 	x, err := buildExpression(terms, names)
@@ -249,6 +249,29 @@ func TestShapesSweepCollected(t *testing.T) {
 	}
 	if left == n || lookupShape(key(n)) != dead {
 		t.Fatalf("%d of %d shapes of collected tables left, the last stored found: %v", left, n, lookupShape(key(n)) == dead)
+	}
+}
+
+// The front of the shape cache (recentShapes) never answers for a map it
+// is not in front of: a shape found, then replaced under its key, is not
+// found again; keys of one slot are told apart whole.
+func TestRecentShapesFollowTheCache(t *testing.T) {
+	first, second, other := &indexShape{}, &indexShape{}, &indexShape{}
+	k := shapeKey{table: 7, index: "Recent", goType: reflect.TypeFor[widget]()}
+	sameSlot := k
+	sameSlot.index = "Other"
+	shapes.Lock()
+	defer shapes.Unlock()
+	storeShape(k, first)
+	storeShape(sameSlot, other)
+	for range 2 { // the second lookup is answered by the front
+		if lookupShape(k) != first || lookupShape(sameSlot) != other {
+			t.Fatal("a key of the slot found another key's shape")
+		}
+	}
+	storeShape(k, second)
+	if got := lookupShape(k); got != second {
+		t.Fatalf("found %p after %p was stored in its place, want it", got, second)
 	}
 }
 
@@ -391,7 +414,7 @@ func TestBindingPerCall(t *testing.T) {
 			t.Fatal(err)
 		}
 		ks, _ := e.Table().Index("ByRank")
-		terms, err := c.q.sort.terms(failer{}, ks, nil, new(strValues))
+		terms, err := c.q.sort.terms(failer{}, &ks, nil, new(strValues))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,7 +33,7 @@ type shapeKey struct {
 type shapeBucket struct{ table, goType uintptr }
 
 // bucket is k's bucket.
-func (k shapeKey) bucket() shapeBucket {
+func (k *shapeKey) bucket() shapeBucket {
 	return shapeBucket{table: k.table, goType: uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&k.goType))[1])}
 }
 
@@ -59,14 +59,44 @@ var shapes struct {
 	n, swept int
 }
 
+// same reports whether k and o are the same key: their buckets' words
+// first (a reflect.Type is the same type exactly when its descriptor is),
+// then the rest; cheaper than comparing the interfaces.
+func (k *shapeKey) same(o *shapeKey) bool {
+	return k.bucket() == o.bucket() && k.kind == o.kind && k.index == o.index && k.entity == o.entity
+}
+
+// recentShapes is a direct-mapped front of the cache: in each slot
+// (shapeBucket.slot), the entry that a lookup last found for a key of
+// that slot, compared before the map is hashed, which cost most of a
+// lookup. storeShape empties it, so that it holds entries of the current
+// map or, after a lookup that raced with a store, of the one before: a
+// shape that shapeOf checks as it checks any (its table, its types), and
+// builds again when they are not what it needs.
+var recentShapes [64]atomic.Pointer[shapeEntry]
+
+// slot is the bucket's slot of recentShapes: the top bits of its words
+// mixed by a multiplication (Fibonacci hashing).
+func (b shapeBucket) slot() int {
+	h := (uint64(b.table) ^ uint64(b.goType)>>3) * 0x9e3779b97f4a7c15
+	return int(h >> (64 - 6)) // len(recentShapes) is 1<<6
+}
+
 // lookupShape returns the shape cached under k, or nil.
 func lookupShape(k shapeKey) *indexShape {
+	b := k.bucket()
+	recent := &recentShapes[b.slot()]
+	if e := recent.Load(); e != nil && e.key.same(&k) {
+		return e.sh
+	}
 	m := shapes.m.Load()
 	if m == nil {
 		return nil
 	}
-	for _, e := range (*m)[k.bucket()] {
-		if e.key == k {
+	entries := (*m)[b]
+	for i := range entries {
+		if e := &entries[i]; e.key.same(&k) {
+			recent.Store(e) // entries are never changed once stored
 			return e.sh
 		}
 	}
@@ -103,4 +133,7 @@ func storeShape(k shapeKey, sh *indexShape) {
 	m[b] = append(m[b], shapeEntry{key: k, sh: sh})
 	shapes.n = n + 1
 	shapes.m.Store(&m)
+	for i := range recentShapes {
+		recentShapes[i].Store(nil)
+	}
 }
