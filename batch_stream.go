@@ -36,11 +36,15 @@ import (
 // stream's order, the requests taken from reqs and not written (a bad
 // request and those of its request of 25 included), Total the requests
 // taken, Err the cause (a bad request's own error). Every request taken
-// and not in Unprocessed is written; reqs is not read further.
+// and not in Unprocessed is written; reqs is not read further. A nil reqs
+// is an [*OptionError].
 func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs iter.Seq[WriteRequest], optFns ...func(*Options)) error {
 	o, err := buildOptions("BatchWriteSeq", TakesRetries, optFns)
 	if err != nil {
 		return err
+	}
+	if reqs == nil {
+		return &OptionError{Op: "BatchWriteSeq", Option: "reqs", Detail: "a nil iter.Seq; an empty stream is a function that yields nothing"}
 	}
 	s := batchStream{w: batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"},
 		chunk: make([]WriteRequest, 0, MaxBatchWrite)}

@@ -103,6 +103,10 @@ func TestBatchWriteSeqStopsAtABadRequest(t *testing.T) {
 	if err := s.table.BatchWriteSeq(context.Background(), noCalls{T: t}, putSeq(s, cs, &taken, nil), keyfirst.ConsistentRead()); !errors.Is(err, keyfirst.ErrInvalidOption) {
 		t.Fatalf("an option BatchWriteSeq does not take: %v", err)
 	}
+	var oe *keyfirst.OptionError
+	if err := s.table.BatchWriteSeq(context.Background(), noCalls{T: t}, nil); !errors.As(err, &oe) || oe.Option != "reqs" {
+		t.Fatalf("a nil stream: %v", err)
+	}
 }
 
 // TestBatchWriteSeqKeepsTheOrderOfAKey: a request whose key is already in
