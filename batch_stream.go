@@ -46,6 +46,9 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 	if reqs == nil {
 		return &OptionError{Op: "BatchWriteSeq", Option: "reqs", Detail: "a nil iter.Seq; an empty stream is a function that yields nothing"}
 	}
+	if err := ctx.Err(); err != nil { // nothing taken from reqs
+		return &BatchWriteError{Err: err}
+	}
 	s := batchStream{w: batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"},
 		chunk: make([]WriteRequest, 0, MaxBatchWrite)}
 	for r := range reqs {

@@ -184,6 +184,12 @@ func TestBatchWriteSeqStopsWhenTheContextEnds(t *testing.T) {
 	if time.Since(start) > time.Minute {
 		t.Fatal("the backoff ignored the cancellation")
 	}
+	// Ended before the start: nothing taken, no request.
+	taken = 0
+	err = s.table.BatchWriteSeq(ctx, noCalls{T: t}, putSeq(s, cs, &taken, nil))
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &be) || len(be.Unprocessed) != 0 || taken != 0 {
+		t.Fatalf("err = %v, %d taken", err, taken)
+	}
 	// MaxAttempts: the same report, with no cause.
 	taken = 0
 	err = s.table.BatchWriteSeq(context.Background(), &flakyWriter{flaky: 1000}, putSeq(s, cs, &taken, nil), fastRetry, keyfirst.WithMaxAttempts(2))
