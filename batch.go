@@ -22,6 +22,22 @@ const (
 // and the comparison stops at the first field.
 type keyPair struct{ sk, pk keyPart }
 
+// keyDigest is a digest of k: the length and the last byte of each value,
+// where keys of one kind differ. Equal keys have equal digests, so that
+// looking for a key among others (an ItemID's ==, BatchWriteSeq's request
+// of 25) compares digests first and keys only when two are equal.
+func keyDigest(k keyPair) uint64 {
+	return textDigest(k.sk.val)<<32 ^ textDigest(k.pk.val)
+}
+
+// textDigest is the length and the last byte of s.
+func textDigest(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	return uint64(len(s))<<8 | uint64(s[len(s)-1])
+}
+
 // sendChunk sends the requests at the given positions and appends to
 // unprocessed the positions DynamoDB left unprocessed. The chunk's slice
 // is reused by the next call.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst/internal/itemsize"
@@ -33,20 +32,6 @@ type ItemID struct {
 	digest uint64
 	key    keyPair // first of the texts: where two items of one table differ
 	table  string
-}
-
-// keyDigest is the digest of an item's key kept in its ItemID: the length
-// and the last byte of each value, where keys of one kind differ.
-func keyDigest(k keyPair) uint64 {
-	return textDigest(k.sk.val)<<32 ^ textDigest(k.pk.val)
-}
-
-// textDigest is the length and the last byte of s.
-func textDigest(s string) uint64 {
-	if s == "" {
-		return 0
-	}
-	return uint64(len(s))<<8 | uint64(s[len(s)-1])
 }
 
 // Digest returns the digest of the item's key that id keeps: equal
@@ -239,12 +224,9 @@ func (e *Entity[T]) TransactPutTo(w *TransactWrite, put *types.Put, item *T, o *
 	if o.Read != nil {
 		return e.transactOption("Put", "Read", "a put does not depend on the stored item; use TransactReplace")
 	}
-	var cond expression.ConditionBuilder // a put has no condition to check but the caller's
-	if !o.Condition.IsZero() {
-		var err error
-		if cond, err = e.checkTransactOptions("Put", o); err != nil {
-			return err
-		}
+	cond, err := e.checkTransactOptions("Put", o)
+	if err != nil {
+		return err
 	}
 	pw, err := e.planPut("TransactPut", item, o.CreateOnly, cond, o.moved)
 	if err != nil {
