@@ -30,7 +30,7 @@
 // [itemsize.InvalidError]. Where a field's kind decides what Check would
 // find (a string needs only its UTF-8 checked, an integer is always a
 // number DynamoDB takes, a time's text is ASCII), the size is computed
-// from the kind, to the byte Check's (knownSize); the rest, and every
+// from the kind, to the byte Check's (size.go); the rest, and every
 // value refused, go through Check.
 //
 // The common kinds are read and written at the field's address (unsafe
@@ -265,18 +265,19 @@ func (f *field) encode(v reflect.Value) (types.AttributeValue, int, error) {
 // would not have the attribute (omitted).
 func (f *field) encodeValue(fv reflect.Value) (types.AttributeValue, int, error) {
 	var av types.AttributeValue
+	var n int
 	if f.kind == kSlow {
 		var err error
 		if av, err = f.encodeSlow(fv); err != nil {
 			return nil, 0, fmt.Errorf("codec: field %s (attribute %q): %w", f.GoName, f.Name, err)
 		}
 	} else {
-		av = f.encodeAt(addressOf(fv), nil)
+		av, n = f.encodeAt(addressOf(fv), nil)
 	}
 	if av == nil {
 		return nil, 0, nil
 	}
-	n, err := f.checkedSize(av)
+	n, err := f.checkedSize(av, n)
 	if err != nil {
 		return nil, 0, err
 	}

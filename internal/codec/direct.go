@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/itemsize"
 )
 
 // The fast kinds are encoded and decoded through the field's address, so
@@ -24,12 +26,12 @@ func (c *Codec) EncodeDirect(base unsafe.Pointer, out []types.AttributeValue, sl
 	out, size := out[:len(c.fields)], 0
 	for i := range c.fields {
 		f := &c.fields[i]
-		av := f.encodeAt(unsafe.Add(base, f.offset), sl)
+		av, n := f.encodeAt(unsafe.Add(base, f.offset), sl)
 		out[i] = av
 		if av == nil {
 			continue
 		}
-		n, err := f.checkedSize(av)
+		n, err := f.checkedSize(av, n)
 		if err != nil {
 			return size, err
 		}
@@ -106,81 +108,91 @@ func slabKinds(fields []field) (s, n int, lists []int) {
 }
 
 // encodeAt mirrors attributevalue's Encoder.encode for the fast kinds: the
-// field is at p; its value comes from sl when sl has one.
-func (f *field) encodeAt(p unsafe.Pointer, sl *Slab) types.AttributeValue {
+// field is at p; its value comes from sl when sl has one. It returns the
+// attribute's size as [itemsize.Check] gives it when the kind decides it
+// (see [field.checkedSize]), 0 when Check must measure the value.
+func (f *field) encodeAt(p unsafe.Pointer, sl *Slab) (types.AttributeValue, int) {
 	if f.ptr {
 		q := *(*unsafe.Pointer)(p)
 		if q == nil {
 			if f.tag.omitEmpty {
-				return nil
+				return nil, 0
 			}
-			return null()
+			return null(), len(f.Name) + 1
 		}
 		return f.scalarAt(q, false, sl)
 	}
 	return f.scalarAt(p, f.tag.omitEmpty, sl)
 }
 
-func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) types.AttributeValue {
+// scalarAt is encodeAt of the value at p, the pointer followed; omitZero
+// leaves out a zero value.
+func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) (types.AttributeValue, int) {
 	switch f.kind {
 	case kString:
 		s := *(*string)(p)
 		if s == "" && omitZero {
-			return nil
+			return nil, 0
 		}
-		return sl.Str(s)
+		return sl.Str(s), f.stringSize(s)
 	case kBool:
 		b := *(*bool)(p)
 		if !b && omitZero {
-			return nil
+			return nil, 0
 		}
-		return &types.AttributeValueMemberBOOL{Value: b}
+		return &types.AttributeValueMemberBOOL{Value: b}, len(f.Name) + 1
 	case kInt:
 		n := loadInt(p, f.size)
 		if n == 0 && omitZero {
-			return nil
+			return nil, 0
 		}
-		return f.number(strconv.AppendInt(sl.Bytes(), n, 10), sl)
+		return f.integer(strconv.AppendInt(sl.Bytes(), n, 10), sl)
 	case kUint:
 		n := loadUint(p, f.size)
 		if n == 0 && omitZero {
-			return nil
+			return nil, 0
 		}
-		return f.number(strconv.AppendUint(sl.Bytes(), n, 10), sl)
+		return f.integer(strconv.AppendUint(sl.Bytes(), n, 10), sl)
 	case kFloat:
 		x := loadFloat(p, f.bits)
 		if x == 0 && omitZero {
-			return nil
+			return nil, 0
 		}
-		return f.number(strconv.AppendFloat(sl.Bytes(), x, 'f', -1, f.bits), sl)
+		b := strconv.AppendFloat(sl.Bytes(), x, 'f', -1, f.bits)
+		if f.tag.asString {
+			return sl.Str(sl.Text(b)), len(f.Name) + len(b) // ASCII
+		}
+		return sl.Num(sl.Text(b)), 0 // its magnitude is Check's
 	case kTime:
 		t := *(*time.Time)(p)
 		if f.tag.unixTime {
-			return sl.Num(sl.Text(strconv.AppendInt(sl.Bytes(), t.Unix(), 10)))
+			text := sl.Text(strconv.AppendInt(sl.Bytes(), t.Unix(), 10))
+			return sl.Num(text), len(f.Name) + itemsize.IntegerSize(text)
 		}
-		return sl.Str(sl.Text(t.AppendFormat(sl.Bytes(), time.RFC3339Nano)))
+		b := t.AppendFormat(sl.Bytes(), time.RFC3339Nano)
+		return sl.Str(sl.Text(b)), len(f.Name) + len(b) // ASCII
 	case kBytes:
 		b := *(*[]byte)(p)
 		if b == nil {
 			if omitZero {
-				return nil
+				return nil, 0
 			}
-			return null()
+			return null(), len(f.Name) + 1
 		}
-		return &types.AttributeValueMemberB{Value: append([]byte{}, b...)}
+		return &types.AttributeValueMemberB{Value: append([]byte{}, b...)}, 0
 	case kStrings:
 		ss := *(*[]string)(p)
 		if ss == nil {
 			if omitZero {
-				return nil
+				return nil, 0
 			}
-			return null()
+			return null(), len(f.Name) + 1
 		}
 		if f.tag.stringSet {
 			if len(ss) == 0 {
-				return null()
+				return null(), len(f.Name) + 1
 			}
-			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}
+			return &types.AttributeValueMemberSS{Value: append(make([]string, 0, len(ss)), ss...)}, 0
 		}
 		l := make([]types.AttributeValue, len(ss))
 		if sl == nil {
@@ -194,17 +206,19 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) types.Attrib
 				l[i] = sl.Str(s)
 			}
 		}
-		return &types.AttributeValueMemberL{Value: l}
+		return &types.AttributeValueMemberL{Value: l}, f.listSize(ss)
 	}
 	panic("codec: encodeAt on a slow field")
 }
 
-// number is the value of a number's text b, appended to sl.Bytes().
-func (f *field) number(b []byte, sl *Slab) types.AttributeValue {
+// integer is the value of an integer's text b, appended to sl.Bytes(),
+// and its size.
+func (f *field) integer(b []byte, sl *Slab) (types.AttributeValue, int) {
+	text := sl.Text(b)
 	if f.tag.asString {
-		return sl.Str(sl.Text(b))
+		return sl.Str(text), len(f.Name) + len(text)
 	}
-	return sl.Num(sl.Text(b))
+	return sl.Num(text), len(f.Name) + itemsize.IntegerSize(text)
 }
 
 // decodeAt mirrors attributevalue's Decoder.decode for the common cases of

@@ -77,7 +77,7 @@ func TestKnownSizeIsChecksSize(t *testing.T) {
 func checkAll(c *Codec, v *flat) (int, error) {
 	vals := make([]types.AttributeValue, c.Len())
 	for i := range c.fields {
-		vals[i] = c.fields[i].encodeAt(unsafe.Add(unsafe.Pointer(v), c.fields[i].offset), nil)
+		vals[i], _ = c.fields[i].encodeAt(unsafe.Add(unsafe.Pointer(v), c.fields[i].offset), nil)
 	}
 	size := 0
 	for i, av := range vals {
