@@ -74,19 +74,19 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	sl := &ar.sl
 
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
-	pk, err := e.derivePrimary(&e.pk, v, &fr)
+	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
 		return p, err
 	}
 	p.key.pk, p.key.typ = partOf(pk), e.typeName
-	size := itemsize.Size(e.pk.attr.Name, pk)
 	var sk types.AttributeValue
 	if e.hasSK {
-		if sk, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
+		var n int
+		if sk, n, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
 			return p, err
 		}
 		p.key.sk = partOf(sk)
-		size += itemsize.Size(e.sk.attr.Name, sk)
+		size += n
 	}
 
 	var in uint64 // the groups the item is in, by position (at most MaxGSIs+MaxLSIs)
@@ -152,7 +152,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
-			if ar.fields[d.at], err = e.checkKeyValue(d, av); err != nil {
+			if ar.fields[d.at], _, err = e.checkKeyValue(d, av); err != nil {
 				return p, err
 			}
 		}
@@ -180,7 +180,7 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	e.codec.Store(p.item, ar.fields)
 	typeAV := sl.Str(e.typeName)
 	p.item[e.table.typeAttr] = typeAV
-	size += itemsize.Size(e.table.typeAttr, typeAV)
+	size += len(e.table.typeAttr) + len(e.typeName) // a string's size
 
 	if err := e.checkAgreement(v, p.item, sl); err != nil {
 		return p, err
@@ -218,7 +218,7 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 		if err != nil {
 			return e.itemError(*d, ItemDerive, "", err)
 		}
-		if av, err = e.checkKeyValue(d, av); err != nil {
+		if av, _, err = e.checkKeyValue(d, av); err != nil {
 			return err
 		}
 		if have := item[d.attr.Name]; !avequal.Equal(have, av) {
@@ -235,6 +235,7 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], derived *[]namedValue) (in bool, size int, err error) {
 	in = true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
+	var sizes [MaxKeyAttributes * 2]int
 	for i := range g.derived {
 		d := &g.derived[i]
 		av, ok, err := fr.get(d, v)
@@ -245,7 +246,7 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 			in = false
 			continue
 		}
-		if vals[i], err = e.checkKeyValue(d, av); err != nil {
+		if vals[i], sizes[i], err = e.checkKeyValue(d, av); err != nil {
 			return false, 0, err
 		}
 	}
@@ -260,7 +261,7 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 	for i := range g.derived {
 		d := &g.derived[i]
 		*derived = append(*derived, namedValue{name: d.attr.Name, av: vals[i]})
-		size += itemsize.Size(d.attr.Name, vals[i])
+		size += sizes[i]
 	}
 	return true, size, nil
 }
@@ -302,13 +303,13 @@ func (fr *funcResults[T]) get(d *derivation[T], v *T) (types.AttributeValue, boo
 }
 
 // derivePrimary runs a primary key derivation, which must give a value.
-func (e *Entity[T]) derivePrimary(d *derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, error) {
+func (e *Entity[T]) derivePrimary(d *derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, int, error) {
 	av, ok, err := fr.get(d, v)
 	if err != nil {
-		return nil, e.itemError(*d, ItemDerive, "", err)
+		return nil, 0, e.itemError(*d, ItemDerive, "", err)
 	}
 	if !ok {
-		return nil, e.itemError(*d, ItemMissingKey, "a primary key derivation must always give a value", nil)
+		return nil, 0, e.itemError(*d, ItemMissingKey, "a primary key derivation must always give a value", nil)
 	}
 	return e.checkKeyValue(d, av)
 }
@@ -318,8 +319,9 @@ func (e *Entity[T]) derivePrimary(d *derivation[T], v *T, fr *funcResults[T]) (t
 // string that is not valid UTF-8 (the SDK would send another one), an
 // invalid number. It returns the value to use: a number in DynamoDB's
 // canonical form ("-0" is "0", "1.50e2" is "150"), the form DynamoDB stores
-// and returns, so that keys compare as DynamoDB compares them.
-func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
+// and returns, so that keys compare as DynamoDB compares them, and the
+// size of the attribute holding it, as [itemsize.Size] counts it.
+func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (types.AttributeValue, int, error) {
 	size := 0
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -327,33 +329,37 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 			break
 		}
 		if x.Value == "" {
-			return nil, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+			return nil, 0, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
 		}
 		if !itemsize.ValidString(x.Value) {
-			return nil, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
+			return nil, 0, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)
 	case *types.AttributeValueMemberN:
 		if d.attr.Type != types.ScalarAttributeTypeN {
 			break
 		}
-		return e.canonicalNumber(*d, x)
+		av, err := e.canonicalNumber(*d, x)
+		if err != nil {
+			return nil, 0, err
+		}
+		return av, itemsize.Size(d.attr.Name, av), nil
 	case *types.AttributeValueMemberB:
 		if d.attr.Type != types.ScalarAttributeTypeB {
 			break
 		}
 		if len(x.Value) == 0 {
-			return nil, e.itemError(*d, ItemEmptyKey, "an empty binary is never a key value", nil)
+			return nil, 0, e.itemError(*d, ItemEmptyKey, "an empty binary is never a key value", nil)
 		}
 		size = len(x.Value)
 	}
 	if size == 0 {
-		return nil, e.itemError(*d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+		return nil, 0, e.itemError(*d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
 	}
 	if size > d.limit {
-		return nil, e.itemError(*d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+		return nil, 0, e.itemError(*d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
 	}
-	return av, nil
+	return av, len(d.attr.Name) + size, nil // a string's or a binary's size
 }
 
 // canonicalNumber checks a number key value and returns it in canonical

@@ -100,13 +100,13 @@ func (p keyPart) valueIn(sl *codec.Slab) types.AttributeValue {
 func (e *Entity[T]) Key(item T) (Key[T], error) {
 	k := Key[T]{typ: e.typeName}
 	var fr funcResults[T]
-	av, err := e.derivePrimary(&e.pk, &item, &fr)
+	av, _, err := e.derivePrimary(&e.pk, &item, &fr)
 	if err != nil {
 		return k, err
 	}
 	k.pk = partOf(av)
 	if e.hasSK {
-		av, err := e.derivePrimary(&e.sk, &item, &fr)
+		av, _, err := e.derivePrimary(&e.sk, &item, &fr)
 		if err != nil {
 			return Key[T]{}, err
 		}

@@ -468,7 +468,7 @@ func (p *partialPlan[T]) storeFields() error {
 							return err
 						}
 					}
-					if av, err = e.checkKeyValue(&d, av); err != nil {
+					if av, _, err = e.checkKeyValue(&d, av); err != nil {
 						return err
 					}
 				case g.decides && !p.left.has(g.index):
