@@ -280,8 +280,8 @@ func (f *field) scalarDecodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
 		}
 	case kInt:
 		if s, ok := f.numberText(av); ok {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || intOverflows(n, f.size) {
+			n, ok := parseInt(s)
+			if !ok || intOverflows(n, f.size) {
 				return false
 			}
 			storeInt(p, f.size, n)
@@ -289,8 +289,8 @@ func (f *field) scalarDecodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
 		}
 	case kUint:
 		if s, ok := f.numberText(av); ok {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil || uintOverflows(n, f.size) {
+			n, ok := parseUint(s)
+			if !ok || uintOverflows(n, f.size) {
 				return false
 			}
 			storeInt(p, f.size, int64(n))
@@ -312,8 +312,10 @@ func (f *field) scalarDecodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
 		case *types.AttributeValueMemberS:
 			t, err = time.Parse(time.RFC3339, x.Value)
 		case *types.AttributeValueMemberN:
-			var sec int64
-			sec, err = strconv.ParseInt(x.Value, 10, 64)
+			sec, ok := parseInt(x.Value)
+			if !ok {
+				return false
+			}
 			t = time.Unix(sec, 0)
 		default:
 			return false
