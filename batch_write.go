@@ -79,7 +79,8 @@ func (e *Entity[T]) PutRequest(item T) WriteRequest {
 			Detail: "BatchWriteItem takes neither a condition nor an update expression, so it would overwrite the stored created time; use Put (or a transaction)"}
 		return r
 	}
-	p, err := e.plan(&item, -1)
+	var p itemPlan[T]
+	err := e.plan(&p, &item, -1)
 	if err != nil {
 		r.err = err
 		return r

@@ -47,25 +47,27 @@ type itemPlan[T any] struct {
 // now stores them: Updated is the entity's clock's time, a zero Created
 // too (Put keeps a stored one), Expires in epoch seconds.
 func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
-	p, err := e.plan(&v, -1)
+	var p itemPlan[T]
+	err := e.plan(&p, &v, -1)
 	return p.item, err
 }
 
-// plan builds the item for *v, written now by the entity's clock: it
+// plan builds in p the item for *v, written now by the entity's clock: it
 // sets the lifecycle times of *v ([Entity.stampTimes]). version >= 0
-// replaces the version attribute's value; -1 keeps T's.
-func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
+// replaces the version attribute's value; -1 keeps T's. The plan is
+// filled in place: an item plan is large, and a write makes one per item.
+func (e *Entity[T]) plan(p *itemPlan[T], v *T, version int64) error {
 	var now time.Time
 	if len(e.life.fields) > 0 { // the clock is read only when a field keeps its time
 		now = e.life.now()
 	}
-	return e.planAt(v, version, now)
+	return e.planAt(p, v, version, now)
 }
 
 // planAt is plan for a write at now; a zero now sets no lifecycle time
 // (the plan of a refresh, which decides whether the item changes).
-func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], error) {
-	var p itemPlan[T]
+func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) error {
+	*p = itemPlan[T]{}
 	if !now.IsZero() {
 		e.stampTimes(v, now)
 	}
@@ -76,14 +78,14 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
-		return p, err
+		return err
 	}
 	p.key.pk, p.key.typ = partOf(pk), e.typeName
 	var sk types.AttributeValue
 	if e.hasSK {
 		var n int
 		if sk, n, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
-			return p, err
+			return err
 		}
 		p.key.sk = partOf(sk)
 		size += n
@@ -91,9 +93,9 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 
 	var in uint64 // the groups the item is in, by position (at most MaxGSIs+MaxLSIs)
 	for gi := range e.groups {
-		ok, n, err := e.deriveGroup(&e.groups[gi], v, &p, &fr, &ar.derived)
+		ok, n, err := e.deriveGroup(&e.groups[gi], v, p, &fr, &ar.derived)
 		if err != nil {
-			return p, err
+			return err
 		}
 		if ok {
 			in |= 1 << gi
@@ -103,12 +105,12 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 
 	n, err := e.encodeFields(v, ar.fields, sl)
 	if err != nil {
-		return p, e.encodeError(err)
+		return e.encodeError(err)
 	}
 	size += n
 	if len(e.life.fields) > 0 || e.life.after != nil {
-		if n, err = e.lifeValues(v, &p, ar); err != nil {
-			return p, err
+		if n, err = e.lifeValues(v, p, ar); err != nil {
+			return err
 		}
 		size += n
 	}
@@ -137,23 +139,23 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 			av := ar.fields[d.at]
 			if av == nil {
 				if g.decides && in&(1<<gi) != 0 { // derived all or none
-					return p, e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
+					return e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
 						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
 				}
 				continue
 			}
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
-				return p, e.itemError(*d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
+				return e.itemError(*d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
 			if d.timeKey {
 				field := av
 				if av, err = e.timeKeyOf(d, v, field, sl); err != nil {
-					return p, err
+					return err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
 			if ar.fields[d.at], _, err = e.checkKeyValue(d, av); err != nil {
-				return p, err
+				return err
 			}
 		}
 	}
@@ -183,15 +185,15 @@ func (e *Entity[T]) planAt(v *T, version int64, now time.Time) (itemPlan[T], err
 	size += len(e.table.typeAttr) + len(e.typeName) // a string's size
 
 	if err := e.checkAgreement(v, p.item, sl); err != nil {
-		return p, err
+		return err
 	}
 
 	if size > MaxItemSize {
-		return p, &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
+		return &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
 			Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 	}
 	p.size = size
-	return p, nil
+	return nil
 }
 
 // keyFieldOnce stores key, the checked value of a table key attribute

@@ -54,7 +54,8 @@ func (e *Entity[T]) replaceGuard(v *T) (guard, int64, error) {
 // update writes the planned item with one conditional UpdateItem: the
 // write path of Replace and Modify.
 func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, g guard, next int64, o Options) (T, error) {
-	p, err := e.plan(&item, next)
+	var p itemPlan[T]
+	err := e.plan(&p, &item, next)
 	if err != nil {
 		return item, err
 	}
@@ -103,7 +104,7 @@ func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string,
 func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder, moved []string) (plannedWrite[T], error) {
 	w := plannedWrite[T]{guard: g, next: next, extra: extra.IsSet()}
 	var err error
-	if w.plan, err = e.plan(v, next); err != nil {
+	if err = e.plan(&w.plan, v, next); err != nil {
 		return w, err
 	}
 	if err = e.adoptGuard(&w.guard, w.plan.key); err != nil {
