@@ -66,6 +66,15 @@ func checkChars(s string, sep byte) error {
 	if s == "" {
 		return ErrEmpty
 	}
+	if plainText(s, sep) {
+		return nil
+	}
+	return checkEachChar(s, sep)
+}
+
+// checkEachChar is checkChars of a text that is not empty, each byte
+// looked at on its own.
+func checkEachChar(s string, sep byte) error {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
