@@ -140,7 +140,7 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) (types.Attri
 		if !b && omitZero {
 			return nil, 0
 		}
-		return &types.AttributeValueMemberBOOL{Value: b}, len(f.Name) + 1
+		return sl.Bool(b), len(f.Name) + 1
 	case kInt:
 		n := loadInt(p, f.size)
 		if n == 0 && omitZero {

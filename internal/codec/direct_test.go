@@ -172,18 +172,20 @@ type slabbed struct {
 	N          int64
 	F          float64
 	L          []string
+	Yes, No    bool
 }
 
 // EncodeDirect takes an item's strings and numbers, a list's elements
-// among them, and the texts of its numbers and time from one slab: 4
-// allocations (the slab's values and bytes, the list and its slice),
-// where one value per allocation made 15. Each item's values stay its own.
+// among them, the texts of its numbers and time and its booleans from one
+// slab: 4 allocations (the slab's values and bytes, the list and its
+// slice), where one value per allocation made 17. Each item's values stay
+// its own.
 func TestEncodeDirectSlab(t *testing.T) {
 	c := mustCodec(t, reflect.TypeFor[slabbed]())
 	if !c.Direct() {
 		t.Fatal("not Direct")
 	}
-	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}}
+	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}, Yes: true}
 	vals := make([]types.AttributeValue, c.Len())
 	if n := c.SlabValues(unsafe.Pointer(&v)); n != 10 {
 		t.Fatalf("SlabValues = %d, want 10 (5 strings, 2 numbers, 3 list elements)", n)
@@ -216,12 +218,17 @@ func TestEncodeDirectSlab(t *testing.T) {
 	if !reflect.DeepEqual(one, want) {
 		t.Fatalf("EncodeDirect\n%#v\nattributevalue\n%#v", one, want)
 	}
+	if used := s1.Used(); used != len("2020-01-02T03:04:05.000000006Z")+len("12345")+len("1.5")+2*boolSize {
+		t.Errorf("the slab counts %d bytes of text used, want the time's, the numbers' and the booleans'", used)
+	}
 	one["A"].(*types.AttributeValueMemberS).Value = "changed"
 	one["L"].(*types.AttributeValueMemberL).Value[0].(*types.AttributeValueMemberS).Value = "changed"
+	one["Yes"].(*types.AttributeValueMemberBOOL).Value = false
+	one["No"].(*types.AttributeValueMemberBOOL).Value = true
 	if !reflect.DeepEqual(two, want) {
 		t.Fatalf("changing one item changed another: %#v", two)
 	}
-	if two["B"].(*types.AttributeValueMemberS).Value != "b" || one["B"] == one["A"] {
+	if two["B"].(*types.AttributeValueMemberS).Value != "b" || one["B"] == one["A"] || one["Yes"] == one["No"] {
 		t.Fatal("the values of one item share memory")
 	}
 }

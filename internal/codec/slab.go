@@ -71,6 +71,33 @@ func (sl *Slab) Num(v string) *types.AttributeValueMemberN {
 	return x
 }
 
+// boolSize is the size of a boolean value, which Bool hands out from the
+// room of the text buffer: it holds no pointer, and a byte aligns it.
+var boolSize = func() int {
+	t := reflect.TypeFor[types.AttributeValueMemberBOOL]()
+	if t.Align() != 1 {
+		return 0 // Bool allocates each value
+	}
+	return int(t.Size())
+}()
+
+// Bool hands out a boolean value holding v, its bytes taken from the
+// text buffer's room (counted as text, in [Slab.Used]).
+func (sl *Slab) Bool(v bool) *types.AttributeValueMemberBOOL {
+	if sl == nil {
+		return &types.AttributeValueMemberBOOL{Value: v}
+	}
+	sl.used += boolSize
+	n := len(sl.buf)
+	if boolSize == 0 || n+boolSize > cap(sl.buf) {
+		return &types.AttributeValueMemberBOOL{Value: v}
+	}
+	sl.buf = sl.buf[:n+boolSize]
+	x := (*types.AttributeValueMemberBOOL)(unsafe.Pointer(&sl.buf[n]))
+	x.Value = v
+	return x
+}
+
 // Bytes returns the free room of the text buffer, empty, to append a
 // text to; give the result to [Slab.Text]. nil for a nil Slab.
 func (sl *Slab) Bytes() []byte {
