@@ -38,9 +38,9 @@
 // made only of them, at fixed offsets (Direct), EncodeDirect and
 // DecodeDirect convert it in place, so the caller's value need not be
 // copied to the heap for reflection, and EncodeDirect takes the item's
-// string and number values from one slab (two arrays per item rather than
-// an allocation per value): that is what puts the codec at or below
-// hand-written code's allocations. The tests hold both paths to
+// string, number and boolean values from one slab (two arrays per item
+// rather than an allocation per value): that is what puts the codec at or
+// below hand-written code's allocations. The tests hold both paths to
 // attributevalue's results, and go test -race checks the pointer
 // arithmetic (checkptr).
 package codec

@@ -7,10 +7,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Slab hands out the string and number attribute values of one item, and
-// the bytes of the texts made for them (a composite key, a formatted
-// number or time), from memory allocated once for the item rather than
-// once per value: the values of an item live as long as each other.
+// Slab hands out the string, number and boolean attribute values of one
+// item, and the bytes of the texts made for them (a composite key, a
+// formatted number or time), from memory allocated once for the item
+// rather than once per value: the values of an item live as long as each
+// other.
 // Values and texts handed out are never written again, so each item's
 // values stay its own. A nil Slab, or a spent one, allocates each value.
 //
