@@ -3,6 +3,8 @@ package keys
 import (
 	"math/bits"
 	"unsafe"
+
+	"github.com/keyfirst/keyfirst/internal/digits"
 )
 
 // Signed is the set of signed integer types an [Int] codec encodes.
@@ -130,7 +132,7 @@ func (c intCodec[I]) decode(s string, _ byte) (I, error) {
 		return 0, ErrMalformed
 	}
 	if c.signed && s[0] == '-' {
-		comp, ok := parseDigits(s[1:])
+		comp, ok := digits.Parse(s[1:])
 		if !ok && c.width > 1 {
 			return 0, ErrMalformed
 		}

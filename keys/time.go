@@ -3,6 +3,8 @@ package keys
 import (
 	"fmt"
 	"time"
+
+	"github.com/keyfirst/keyfirst/internal/digits"
 )
 
 // Precision is the finest unit a [Time] codec keeps. It fixes the width of
@@ -208,9 +210,9 @@ func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
 	if len(s) != c.width {
 		return time.Time{}, ErrMalformed
 	}
-	year, ok1 := parseDigits(s[0:4])
-	month, ok2 := parseDigits(s[5:7])
-	day, ok3 := parseDigits(s[8:10])
+	year, ok1 := digits.Parse(s[0:4])
+	month, ok2 := digits.Parse(s[5:7])
+	day, ok3 := digits.Parse(s[8:10])
 	ok := ok1 && ok2 && ok3 && s[4] == '-' && s[7] == '-' &&
 		month >= 1 && month <= 12 && day >= 1 && day <= uint64(daysIn(time.Month(month), int(year)))
 	if c.p == Day {
@@ -219,16 +221,16 @@ func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
 		}
 		return time.Date(int(year), time.Month(month), int(day), 0, 0, 0, 0, time.UTC), nil
 	}
-	hour, ok4 := parseDigits(s[11:13])
-	minute, ok5 := parseDigits(s[14:16])
-	sec, ok6 := parseDigits(s[17:19])
+	hour, ok4 := digits.Parse(s[11:13])
+	minute, ok5 := digits.Parse(s[14:16])
+	sec, ok6 := digits.Parse(s[17:19])
 	ok = ok && ok4 && ok5 && ok6 && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
 		hour <= 23 && minute <= 59 && sec <= 59
 	var frac uint64
 	rest := s[19:]
 	if d := c.p.digits(); d > 0 && ok {
 		var okf bool
-		frac, okf = parseDigits(rest[1 : 1+d])
+		frac, okf = digits.Parse(rest[1 : 1+d])
 		ok = okf && rest[0] == '.'
 		rest = rest[1+d:]
 	}
@@ -288,17 +290,3 @@ const digitPairs = "00010203040506070809" +
 	"70717273747576777879" +
 	"80818283848586878889" +
 	"90919293949596979899"
-
-// parseDigits parses s, made only of ASCII digits (at most 19 of them),
-// as a decimal number.
-func parseDigits(s string) (uint64, bool) {
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
-		}
-		v = v*10 + uint64(d)
-	}
-	return v, len(s) > 0
-}

@@ -1,6 +1,10 @@
 package codec
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/keyfirst/keyfirst/internal/digits"
+)
 
 // parseInt is strconv.ParseInt(s, 10, 64), false for its errors. A number
 // of at most 18 digits, with or without a minus sign (what DynamoDB
@@ -36,16 +40,8 @@ func parseUint(s string) (uint64, bool) {
 // value is below 10^18, so it cannot overflow); false leaves any other s
 // to strconv.
 func smallDecimal(s string) (uint64, bool) {
-	if len(s) == 0 || len(s) > 18 {
+	if len(s) > 18 {
 		return 0, false
 	}
-	var n uint64
-	for i := 0; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
-		}
-		n = n*10 + uint64(d)
-	}
-	return n, true
+	return digits.Parse(s)
 }

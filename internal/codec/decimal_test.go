@@ -14,18 +14,7 @@ func FuzzParseIntIsStrconv(f *testing.F) {
 		"-999999999999999999", "1_000", "0x10", "1e3", "1.5", " 1", "1 ", "١"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, ok := parseInt(s)
-		want, err := strconv.ParseInt(s, 10, 64)
-		if ok != (err == nil) || ok && n != want {
-			t.Errorf("parseInt(%q) = %d, %v; strconv: %d, %v", s, n, ok, want, err)
-		}
-		u, ok := parseUint(s)
-		wantU, err := strconv.ParseUint(s, 10, 64)
-		if ok != (err == nil) || ok && u != wantU {
-			t.Errorf("parseUint(%q) = %d, %v; strconv: %d, %v", s, u, ok, wantU, err)
-		}
-	})
+	f.Fuzz(checkParse)
 }
 
 // TestParseIntIsStrconv runs FuzzParseIntIsStrconv's check over every
@@ -35,17 +24,24 @@ func TestParseIntIsStrconv(t *testing.T) {
 	for digits := 1; digits <= 20; digits++ {
 		lo, hi := "1"+repeat('0', digits-1), repeat('9', digits)
 		for _, s := range []string{lo, hi, "-" + lo, "-" + hi, "+" + lo} {
-			n, ok := parseInt(s)
-			want, err := strconv.ParseInt(s, 10, 64)
-			if ok != (err == nil) || ok && n != want {
-				t.Errorf("parseInt(%q) = %d, %v; strconv: %d, %v", s, n, ok, want, err)
-			}
-			u, ok := parseUint(s)
-			wantU, err := strconv.ParseUint(s, 10, 64)
-			if ok != (err == nil) || ok && u != wantU {
-				t.Errorf("parseUint(%q) = %d, %v; strconv: %d, %v", s, u, ok, wantU, err)
-			}
+			checkParse(t, s)
 		}
+	}
+}
+
+// checkParse fails t unless parseInt and parseUint give for s what
+// strconv gives.
+func checkParse(t *testing.T, s string) {
+	t.Helper()
+	n, ok := parseInt(s)
+	want, err := strconv.ParseInt(s, 10, 64)
+	if ok != (err == nil) || ok && n != want {
+		t.Errorf("parseInt(%q) = %d, %v; strconv: %d, %v", s, n, ok, want, err)
+	}
+	u, ok := parseUint(s)
+	wantU, err := strconv.ParseUint(s, 10, 64)
+	if ok != (err == nil) || ok && u != wantU {
+		t.Errorf("parseUint(%q) = %d, %v; strconv: %d, %v", s, u, ok, wantU, err)
 	}
 }
 
