@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/maphash"
 	"math/bits"
+	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -36,6 +37,13 @@ func textDigest(s string) uint64 {
 		return 0
 	}
 	return uint64(len(s))<<8 | uint64(s[len(s)-1])
+}
+
+// sameMemory reports whether a and b are the same bytes in memory, and so
+// the same text: the partition and sort key of an item that share a
+// computed text (a shared text's values hold one string).
+func sameMemory(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // sendChunk sends the requests at the given positions and appends to
@@ -125,7 +133,12 @@ func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup boo
 	mask := uint64(len(slots) - 1)
 	for i := range hs {
 		p := pair(i)
-		h := maphash.String(seed, p.pk.val) ^ bits.RotateLeft64(maphash.String(seed, p.sk.val), 32)
+		hpk := maphash.String(seed, p.pk.val)
+		hsk := hpk
+		if !sameMemory(p.pk.val, p.sk.val) { // a key whose sort key is its partition key's text, hashed once
+			hsk = maphash.String(seed, p.sk.val)
+		}
+		h := hpk ^ bits.RotateLeft64(hsk, 32)
 		hs[i] = h
 		at := h & mask
 		for ; slots[at] != 0; at = (at + 1) & mask {
