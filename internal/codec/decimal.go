@@ -12,12 +12,12 @@ import (
 // strconv, so the two accept exactly the same strings with the same
 // values.
 func parseInt(s string) (int64, bool) {
-	digits := s
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
+	mag := s // the magnitude: s without its minus sign
+	if len(mag) > 0 && mag[0] == '-' {
+		mag = mag[1:]
 	}
-	if n, ok := smallDecimal(digits); ok {
-		if len(digits) < len(s) {
+	if n, ok := smallDecimal(mag); ok {
+		if len(mag) < len(s) {
 			return -int64(n), true
 		}
 		return int64(n), true
