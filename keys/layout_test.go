@@ -1,6 +1,7 @@
 package keys_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -51,7 +52,8 @@ func TestNilCodec(t *testing.T) {
 	wantSegment(t, err, 2, "key")
 }
 
-// The zero Key value refuses every operation instead of panicking.
+// The zero Key value of every arity refuses every operation instead of
+// panicking (a Key holds its layout by pointer, nil in the zero value).
 func TestZeroKey(t *testing.T) {
 	var k keys.Key2[string, string]
 	_, err := k.Encode("a", "b")
@@ -72,6 +74,50 @@ func TestZeroKey(t *testing.T) {
 	wantErr(t, err, keys.ErrDefinition)
 	_, err = k.End().Ge()
 	wantErr(t, err, keys.ErrDefinition)
+
+	zeroDef(t, keys.Key1[string]{}, "a")
+	zeroDef(t, keys.Key2[string, int]{}, keys.T2[string, int]{V1: "a", V2: 1})
+	zeroDef(t, keys.Key3[string, int, string]{}, keys.T3[string, int, string]{V1: "a", V2: 1, V3: "c"})
+	zeroDef(t, keys.Key4[string, int, string, int]{}, keys.T4[string, int, string, int]{V1: "a", V2: 1, V3: "c", V4: 4})
+	for name, f := range map[string]func() error{
+		"Key1.Start": func() error { _, err := keys.Key1[string]{}.Start().Le(); return err },
+		"Key1.End":   func() error { _, err := keys.Key1[string]{}.End().Ge(); return err },
+		"Key1.At":    func() error { _, err := keys.Key1[string]{}.At("a").Eq(); return err },
+		"Key1.Range": func() error { _, err := keys.Key1[string]{}.Range().Eq("a"); return err },
+		"Key3.With2": func() error { _, err := keys.Key3[string, int, string]{}.With2("a", 1).Eq("c"); return err },
+		"Key3.At":    func() error { _, err := keys.Key3[string, int, string]{}.At("a", 1, "c").Eq(); return err },
+		"Key4.With3": func() error { _, err := keys.Key4[string, int, string, int]{}.With3("a", 1, "c").Eq(4); return err },
+		"Key4.End":   func() error { _, err := keys.Key4[string, int, string, int]{}.End().Ge(); return err },
+	} {
+		if err := f(); !errors.Is(err, keys.ErrDefinition) {
+			t.Errorf("%s of the zero Key: %v, want ErrDefinition", name, err)
+		}
+	}
+}
+
+// zeroDef checks every method of Def on a zero Key: an error wrapping
+// ErrDefinition, a zero ID, the dst of AppendValue unchanged.
+func zeroDef[V any](t *testing.T, def keys.Def[V], v V) {
+	t.Helper()
+	if err := def.Err(); !errors.Is(err, keys.ErrDefinition) {
+		t.Errorf("%T.Err: %v", def, err)
+	}
+	if !def.ID().IsZero() {
+		t.Errorf("%T.ID is not zero", def)
+	}
+	if _, err := def.EncodeValue(v); !errors.Is(err, keys.ErrDefinition) {
+		t.Errorf("%T.EncodeValue: %v", def, err)
+	}
+	dst := []byte("kept")
+	if out, err := def.AppendValue(dst, v); !errors.Is(err, keys.ErrDefinition) || string(out) != "kept" {
+		t.Errorf("%T.AppendValue: %q, %v", def, out, err)
+	}
+	if _, err := def.DecodeValue("a#1#c#4"); !errors.Is(err, keys.ErrDefinition) {
+		t.Errorf("%T.DecodeValue: %v", def, err)
+	}
+	if _, err := def.PartsValue(v); !errors.Is(err, keys.ErrDefinition) {
+		t.Errorf("%T.PartsValue: %v", def, err)
+	}
 }
 
 // The zero Range and Anchor refuse every operation instead of panicking.
