@@ -38,6 +38,48 @@ var (
 
 const benchLayout = "2006-01-02T15:04:05.000000"
 
+// The benchmarked key of one identifier, CUST#c0001: the partition key of
+// most single-table designs, built by BenchmarkEncodeID.
+var (
+	benchIDKey    = keys.NewKey1(keys.ID[string](), keys.WithPrefix("CUST"))
+	benchID       = "c0001"
+	benchIDString = "CUST#c0001"
+)
+
+// handEncodeID is benchIDKey's key by hand.
+func handEncodeID(id string) string { return "CUST#" + id }
+
+func BenchmarkEncodeID(b *testing.B) {
+	b.Run("keyfirst", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := benchIDKey.Encode(benchID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sinkString = s
+		}
+	})
+	b.Run("keyfirst-append", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 64)
+		for b.Loop() {
+			var err error
+			buf, err = benchIDKey.Append(buf[:0], benchID)
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		sinkBytes = buf
+	})
+	b.Run("hand", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sinkString = handEncodeID(benchID)
+		}
+	})
+}
+
 func BenchmarkEncode(b *testing.B) {
 	b.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
@@ -240,6 +282,12 @@ func TestBenchTwinsAgree(t *testing.T) {
 		if got != want {
 			t.Errorf("Encode %s: %q, keyfirst %q", name, got, want)
 		}
+	}
+
+	id, err := benchIDKey.Encode(benchID)
+	idAppended, err2 := benchIDKey.Append(nil, benchID)
+	if err != nil || err2 != nil || id != benchIDString || string(idAppended) != benchIDString || handEncodeID(benchID) != benchIDString {
+		t.Errorf("EncodeID: keyfirst %q, append %q (%v, %v), hand %q; want %q", id, idAppended, err, err2, handEncodeID(benchID), benchIDString)
 	}
 
 	st, tm, n, err := benchKey.Decode(benchString)

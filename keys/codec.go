@@ -45,6 +45,14 @@ type Codec[V any] interface {
 	prev(v V, sep byte, room int) (V, bool)
 }
 
+// fastAppender is a codec with a quick path for a key of one segment
+// (fastAppend): the key's whole append, given its head (prefix and
+// separator, or "") and separator, for the values that need nothing the
+// codec's general append does; nil when it has none.
+type fastAppender[V any] interface {
+	fastAppend(head string, sep byte) func(dst []byte, v V) ([]byte, bool)
+}
+
 // DefaultSeparator is the separator of keys built without WithSeparator.
 const DefaultSeparator byte = '#'
 

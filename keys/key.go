@@ -13,6 +13,10 @@ package keys
 type Key1[A any] struct {
 	l layout
 	a Codec[A]
+	// fast appends the key of a value that needs no check beyond the
+	// codec's quick one (see fastAppender); nil for a codec without one.
+	// A pointer keeps Key1 comparable.
+	fast *func(dst []byte, a A) ([]byte, bool)
 }
 
 // NewKey1 returns a key of one segment encoded by a. A definition that
@@ -28,7 +32,13 @@ func NewKey1[A any](a Codec[A], opts ...func(*Options)) Key1[A] {
 	if err != nil {
 		return Key1[A]{l: layout{err: err}}
 	}
-	return Key1[A]{l: l, a: a}
+	k := Key1[A]{l: l, a: a}
+	if f, ok := a.(fastAppender[A]); ok {
+		if fast := f.fastAppend(l.head, l.sep); fast != nil {
+			k.fast = &fast
+		}
+	}
+	return k
 }
 
 // Encode returns the key of a.
@@ -42,6 +52,11 @@ func (k Key1[A]) Encode(a A) (string, error) {
 
 // Append appends the key of a to dst; on error dst comes back unchanged.
 func (k Key1[A]) Append(dst []byte, a A) ([]byte, error) {
+	if k.fast != nil {
+		if out, ok := (*k.fast)(dst, a); ok {
+			return out, nil
+		}
+	}
 	out, err := k.l.open(dst)
 	out, err = appendAt(err, k.a, out, a, k.l.sep, 1)
 	return k.l.finish(out, len(dst), err)
