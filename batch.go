@@ -115,13 +115,15 @@ func (t *Table) pairOf(m map[string]types.AttributeValue) keyPair {
 	return p
 }
 
-// firstDuplicate finds, among the keys pair(0) to pair(n-1), the first
-// that repeats an earlier one: second is the smallest position whose key
-// is at an earlier position, first the earliest of those. It puts the
-// keys' hashes (of their values: keys of equal values and other types
-// are told apart by comparing them), in order, in an open-addressed table
-// of positions, one pass: 16 bytes per key rather than a map of the keys.
-func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup bool) {
+// firstDuplicate finds, among the keys of es (parts gives an element's
+// partition and sort key, in place), the first that repeats an earlier
+// one: second is the smallest position whose key is at an earlier
+// position, first the earliest of those. It puts the keys' hashes (of
+// their values: keys of equal values and other types are told apart by
+// comparing them), in order, in an open-addressed table of positions, one
+// pass: 16 bytes per key rather than a map of the keys.
+func firstDuplicate[E any](es []E, parts func(*E) (pk, sk *keyPart)) (first, second int, dup bool) {
+	n := len(es)
 	if n < 2 {
 		return 0, 0, false
 	}
@@ -131,12 +133,12 @@ func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup boo
 	// twice as many slots as keys, so that a probe ends soon.
 	slots := make([]int32, 1<<bits.Len(uint(2*n-1)))
 	mask := uint64(len(slots) - 1)
-	for i := range hs {
-		p := pair(i)
-		hpk := maphash.String(seed, p.pk.val)
+	for i := range es {
+		pk, sk := parts(&es[i])
+		hpk := maphash.String(seed, pk.val)
 		hsk := hpk
-		if !sameMemory(p.pk.val, p.sk.val) { // a key whose sort key is its partition key's text, hashed once
-			hsk = maphash.String(seed, p.sk.val)
+		if !sameMemory(pk.val, sk.val) { // a key whose sort key is its partition key's text, hashed once
+			hsk = maphash.String(seed, sk.val)
 		}
 		h := hpk ^ bits.RotateLeft64(hsk, 32)
 		hs[i] = h
@@ -144,8 +146,10 @@ func firstDuplicate(n int, pair func(i int) keyPair) (first, second int, dup boo
 		for ; slots[at] != 0; at = (at + 1) & mask {
 			// An equal hash is compared as keys: a hash collision is not
 			// a duplicate.
-			if j := int(slots[at] - 1); hs[j] == h && pair(j) == p {
-				return j, i, true
+			if j := int(slots[at] - 1); hs[j] == h {
+				if jpk, jsk := parts(&es[j]); *jpk == *pk && *jsk == *sk {
+					return j, i, true
+				}
 			}
 		}
 		slots[at] = int32(i + 1)

@@ -62,7 +62,7 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 			return nil, err
 		}
 	}
-	if j, i, dup := firstDuplicate(len(keys), func(i int) keyPair { return keyPair{pk: keys[i].pk, sk: keys[i].sk} }); dup {
+	if j, i, dup := firstDuplicate(keys, func(k *Key[T]) (pk, sk *keyPart) { return &k.pk, &k.sk }); dup {
 		return nil, &DuplicateKeyError{Key: keys[i].String(), First: j, Second: i}
 	}
 	found := make([]T, len(keys))

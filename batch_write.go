@@ -166,7 +166,7 @@ func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []Wr
 			return err
 		}
 	}
-	if j, i, dup := firstDuplicate(len(reqs), func(i int) keyPair { return reqs[i].key }); dup {
+	if j, i, dup := firstDuplicate(reqs, func(r *WriteRequest) (pk, sk *keyPart) { return &r.key.pk, &r.key.sk }); dup {
 		return &DuplicateKeyError{Key: reqs[i].Key(), First: j, Second: i}
 	}
 	w := batchWriter{t: t, api: api, o: o, call: "BatchWrite"}
