@@ -31,6 +31,20 @@ func plainText(s string, sep byte) bool {
 	return plainWord(binary.LittleEndian.Uint64(b[n-8:]), least)
 }
 
+// plainShort reports whether s, of 1 to 3 bytes, is all ASCII bytes
+// above sep+1 other than DEL: plainText for the texts it leaves.
+func plainShort(s string, sep byte) bool {
+	if len(s) == 0 || len(s) >= 4 {
+		return false
+	}
+	for i := range len(s) {
+		if b := s[i]; b <= sep+1 || b >= del {
+			return false
+		}
+	}
+	return true
+}
+
 const (
 	byteOnes  = 0x0101010101010101
 	byteHighs = 0x8080808080808080
