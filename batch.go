@@ -2,6 +2,7 @@ package keyfirst
 
 import (
 	"context"
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"unsafe"
@@ -23,20 +24,37 @@ const (
 // and the comparison stops at the first field.
 type keyPair struct{ sk, pk keyPart }
 
-// keyDigest is a digest of k: the length and the last byte of each value,
-// where keys of one kind differ. Equal keys have equal digests, so that
-// looking for a key among others (an ItemID's ==, BatchWriteSeq's request
-// of 25) compares digests first and keys only when two are equal.
+// keyDigest is a digest of k: of each value its length and its last 8
+// bytes (all of a shorter one), where keys of one kind differ (their
+// prefixes are alike), mixed and multiplied so that the high bits of the
+// digest depend on every bit of both (a table of digests takes its slot
+// from them, digestSlot). Equal keys have equal
+// digests, so that looking for a key among others (an ItemID's ==,
+// BatchWriteSeq's request of 25, a transaction's items) compares digests
+// first and keys only when two are equal.
 func keyDigest(k keyPair) uint64 {
-	return textDigest(k.sk.val)<<32 ^ textDigest(k.pk.val)
+	h := textWord(k.pk.val) * 0x9E3779B97F4A7C15
+	h ^= h >> 32
+	return (h + textWord(k.sk.val)) * 0xC2B2AE3D27D4EB4F
 }
 
-// textDigest is the length and the last byte of s.
-func textDigest(s string) uint64 {
-	if s == "" {
-		return 0
+// digestSlot is the slot of a digest in a table of 1<<bits slots: its
+// high bits, which depend on all of the key's.
+func digestSlot(digest uint64, bits uint) uint64 { return digest >> (64 - bits) }
+
+// textWord is s's last 8 bytes (all of a shorter one) as a word, its
+// length mixed in.
+func textWord(s string) uint64 {
+	n := len(s)
+	var w uint64
+	if n >= 8 {
+		w = binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[n-8:]), 8))
+	} else {
+		for i := range n {
+			w = w<<8 | uint64(s[i])
+		}
 	}
-	return uint64(len(s))<<8 | uint64(s[len(s)-1])
+	return w ^ uint64(n)<<53 ^ uint64(n)
 }
 
 // sameMemory reports whether a and b are the same bytes in memory, and so

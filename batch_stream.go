@@ -63,8 +63,7 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 				return err
 			}
 		}
-		s.digests[len(s.chunk)] = digest
-		s.chunk = append(s.chunk, r)
+		s.add(r, digest)
 		if len(s.chunk) == MaxBatchWrite {
 			if err := s.flush(ctx); err != nil {
 				return err
@@ -78,25 +77,46 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 }
 
 // batchStream is the state of a BatchWriteSeq: the request of 25 being
-// filled, the digests of its keys, and the count of requests taken from
-// the stream.
+// filled, the digests of its keys, the table of its requests by digest,
+// and the count of requests taken from the stream.
 type batchStream struct {
 	w       batchWriter
 	chunk   []WriteRequest
 	digests [MaxBatchWrite]uint64
-	taken   int
+	// slots holds the position+1 in chunk of each request, at its
+	// digest's slot or the next free one (0: free); more than twice as
+	// many slots as requests, so that a probe ends soon.
+	slots [streamSlots]uint8
+	taken int
 }
 
+// streamSlots is the size of a batchStream's table, 1<<streamBits.
+const (
+	streamBits  = 6
+	streamSlots = 1 << streamBits
+)
+
 // has reports whether the chunk has a request of r's key, whose digest is
-// digest: the digests compared first (a closure comparing every key cost
-// about 800 instructions per request), the keys when they are equal.
+// digest: the requests of equal digest (found in the table, not by a
+// scan of the chunk) compared by key.
 func (s *batchStream) has(r *WriteRequest, digest uint64) bool {
-	for i, d := range s.digests[:len(s.chunk)] {
-		if d == digest && s.chunk[i].key == r.key {
+	for at := digestSlot(digest, streamBits); s.slots[at] != 0; at = (at + 1) & (streamSlots - 1) {
+		if i := s.slots[at] - 1; s.digests[i] == digest && s.chunk[i].key == r.key {
 			return true
 		}
 	}
 	return false
+}
+
+// add puts r, whose key the chunk does not have, in the chunk.
+func (s *batchStream) add(r WriteRequest, digest uint64) {
+	at := digestSlot(digest, streamBits)
+	for s.slots[at] != 0 {
+		at = (at + 1) & (streamSlots - 1)
+	}
+	s.slots[at] = uint8(len(s.chunk) + 1)
+	s.digests[len(s.chunk)] = digest
+	s.chunk = append(s.chunk, r)
 }
 
 // flush writes the requests of the chunk, each until it is processed, and
@@ -112,5 +132,6 @@ func (s *batchStream) flush(ctx context.Context) *BatchWriteError {
 	}
 	clear(s.chunk) // the written items are not kept alive
 	s.chunk = s.chunk[:0]
+	s.slots = [streamSlots]uint8{}
 	return nil
 }
