@@ -89,8 +89,9 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
+	app := appendOf(def)
 	s := single(defSide(def, false, attr), func(v V, sl *codec.Slab) (types.AttributeValue, error) {
-		b, err := def.AppendValue(sl.Bytes(), v)
+		b, err := app(sl.Bytes(), v)
 		if err != nil {
 			return nil, err
 		}
@@ -105,6 +106,19 @@ func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 		return def.DecodeValue(str.Value)
 	}
 	return s
+}
+
+// appendOf is def's AppendValue: a keys.Key1's own Append (one call,
+// where the interface's takes three), nil for a nil def (whose side is
+// refused, and never encodes).
+func appendOf[V any](def keys.Def[V]) func(dst []byte, v V) ([]byte, error) {
+	switch k := def.(type) {
+	case nil:
+		return nil
+	case keys.Key1[V]:
+		return k.Append
+	}
+	return def.AppendValue
 }
 
 // single is a side of one attribute whose value one encodes.
