@@ -126,11 +126,14 @@ func (e *Entity[T]) slabValues() int {
 }
 
 // release records the text the plan used in the entity's hint and gives
-// a back to arenas, holding nothing of the item it made.
-func (e *Entity[T]) release(a *arena) {
+// a back to arenas, holding nothing of the item it made; usedOut: a Func
+// binding's results were put in a.out (which is otherwise empty).
+func (e *Entity[T]) release(a *arena, usedOut bool) {
 	e.texts.saw(a.sl.Used())
 	a.sl = codec.Slab{}
-	a.out = [len(a.out)]types.AttributeValue{}
+	if usedOut {
+		a.out = [len(a.out)]types.AttributeValue{}
+	}
 	clear(a.fields)
 	clear(a.derived) // written only by append: nothing past its length holds a value
 	arenas.Put(a)

@@ -72,10 +72,10 @@ func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) e
 		e.stampTimes(v, now)
 	}
 	ar := e.newArena(v)
-	defer e.release(ar)
 	sl := &ar.sl
-
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
+	defer func() { e.release(ar, fr.from != nil) }()
+
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
 		return err
