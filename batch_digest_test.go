@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // sKey is the key pair of two string values.
 func sKey(pk, sk string) keyPair {
-	return keyPair{pk: keyPart{val: pk, typ: types.ScalarAttributeTypeS}, sk: keyPart{val: sk, typ: types.ScalarAttributeTypeS}}
+	return keyPair{pk: keyPart{val: pk, typ: partS}, sk: keyPart{val: sk, typ: partS}}
 }
 
 // TestKeyDigestSpreads: equal keys (in other memory) have equal digests;

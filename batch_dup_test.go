@@ -4,8 +4,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // pairParts gives a keyPair's parts to firstDuplicate.
@@ -15,8 +13,8 @@ func pairParts(p *keyPair) (pk, sk *keyPart) { return &p.pk, &p.sk }
 // values have the same text but other types hash alike and are not
 // duplicates.
 func TestFirstDuplicate(t *testing.T) {
-	s := func(v string) keyPart { return keyPart{val: v, typ: types.ScalarAttributeTypeS} }
-	n := func(v string) keyPart { return keyPart{val: v, typ: types.ScalarAttributeTypeN} }
+	s := func(v string) keyPart { return keyPart{val: v, typ: partS} }
+	n := func(v string) keyPart { return keyPart{val: v, typ: partN} }
 	tests := []struct {
 		name          string
 		pairs         []keyPair
@@ -47,14 +45,14 @@ func TestFirstDuplicate(t *testing.T) {
 // position.
 func TestFirstDuplicateRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	typs := []types.ScalarAttributeType{types.ScalarAttributeTypeS, types.ScalarAttributeTypeN}
+	typs := []partType{partS, partN}
 	found := 0
 	for range 3000 {
 		n := r.IntN(300)
 		pairs := make([]keyPair, n)
 		for i := range pairs {
 			pairs[i] = keyPair{pk: keyPart{val: strconv.Itoa(r.IntN(40)), typ: typs[r.IntN(2)]},
-				sk: keyPart{val: strconv.Itoa(r.IntN(40)), typ: types.ScalarAttributeTypeS}}
+				sk: keyPart{val: strconv.Itoa(r.IntN(40)), typ: partS}}
 			if r.IntN(4) == 0 { // one text for both, as a shared text gives them
 				pairs[i].sk.val = pairs[i].pk.val
 			}

@@ -29,19 +29,41 @@ type Key[T any] struct {
 
 // keyPart is one key attribute value in comparable form.
 type keyPart struct {
-	val string // the S or N text, or the B bytes; first, where parts differ
-	typ types.ScalarAttributeType
+	val string   // the S or N text, or the B bytes; first, where parts differ
+	typ partType // a byte, so that parts are small and compare fast
+}
+
+// partType is a keyPart's attribute type; 0 for no value.
+type partType uint8
+
+const (
+	partS partType = iota + 1
+	partN
+	partB
+)
+
+// scalarType is t as DynamoDB names it ("" for no value).
+func (t partType) scalarType() types.ScalarAttributeType {
+	switch t {
+	case partS:
+		return types.ScalarAttributeTypeS
+	case partN:
+		return types.ScalarAttributeTypeN
+	case partB:
+		return types.ScalarAttributeTypeB
+	}
+	return ""
 }
 
 // IsZero reports whether k is the zero Key (not derived from an item).
-func (k Key[T]) IsZero() bool { return k.pk.typ == "" }
+func (k Key[T]) IsZero() bool { return k.pk.typ == 0 }
 
 // String prints the key's values: ("CUST#c1", "ORDER#o1").
 func (k Key[T]) String() string {
 	var b strings.Builder
 	b.WriteByte('(')
 	k.pk.write(&b)
-	if k.sk.typ != "" {
+	if k.sk.typ != 0 {
 		b.WriteString(", ")
 		k.sk.write(&b)
 	}
@@ -58,9 +80,9 @@ func (p keyPart) text() string {
 
 func (p keyPart) write(b *strings.Builder) {
 	switch p.typ {
-	case types.ScalarAttributeTypeS:
+	case partS:
 		b.WriteString(strconv.Quote(p.val))
-	case types.ScalarAttributeTypeB:
+	case partB:
 		b.WriteString("0x")
 		b.WriteString(hex.EncodeToString([]byte(p.val)))
 	default:
@@ -71,11 +93,11 @@ func (p keyPart) write(b *strings.Builder) {
 func partOf(av types.AttributeValue) keyPart {
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
-		return keyPart{val: x.Value, typ: types.ScalarAttributeTypeS}
+		return keyPart{val: x.Value, typ: partS}
 	case *types.AttributeValueMemberN:
-		return keyPart{val: x.Value, typ: types.ScalarAttributeTypeN}
+		return keyPart{val: x.Value, typ: partN}
 	case *types.AttributeValueMemberB:
-		return keyPart{val: string(x.Value), typ: types.ScalarAttributeTypeB}
+		return keyPart{val: string(x.Value), typ: partB}
 	}
 	return keyPart{}
 }
@@ -86,9 +108,9 @@ func (p keyPart) value() types.AttributeValue { return p.valueIn(nil) }
 // its own).
 func (p keyPart) valueIn(sl *codec.Slab) types.AttributeValue {
 	switch p.typ {
-	case types.ScalarAttributeTypeS:
+	case partS:
 		return sl.Str(p.val)
-	case types.ScalarAttributeTypeN:
+	case partN:
 		return sl.Num(p.val)
 	}
 	return &types.AttributeValueMemberB{Value: []byte(p.val)}
@@ -165,7 +187,7 @@ func (e *Entity[T]) KeyOf(item map[string]types.AttributeValue) (Key[T], error) 
 		switch av, ok := item[d.attr.Name]; {
 		case !ok:
 			return Key[T]{}, e.itemError(d, ItemMissingKey, "the item lacks the table key attribute", nil)
-		case partOf(av).typ != d.attr.Type:
+		case partOf(av).typ.scalarType() != d.attr.Type:
 			return Key[T]{}, e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
 		}
 	}
