@@ -99,7 +99,7 @@ func (c idCodec[S]) fastAppend(head string, sep byte) func(dst []byte, v S) ([]b
 	}
 	most := min(c.max, MaxKeyBytes-len(head))
 	return func(dst []byte, v S) ([]byte, bool) {
-		if len(v) > most || !plainShort(string(v), sep) && !plainText(string(v), sep) {
+		if len(v) > most || !plainText(string(v), sep) && !plainShort(string(v), sep) {
 			return dst, false
 		}
 		return append(append(dst, head...), v...), true
