@@ -50,10 +50,19 @@ var (
 func handEncodeID(id string) string { return "CUST#" + id }
 
 func BenchmarkEncodeID(b *testing.B) {
+	benchEncode(b, func() (string, error) { return benchIDKey.Encode(benchID) },
+		func(dst []byte) ([]byte, error) { return benchIDKey.Append(dst, benchID) },
+		func() string { return handEncodeID(benchID) })
+}
+
+// benchEncode runs the variants of an encode benchmark: keyfirst (the
+// key as a string), keyfirst-append (appended to a buffer reused) and
+// hand, each called through a function alike.
+func benchEncode(b *testing.B, encode func() (string, error), appendTo func(dst []byte) ([]byte, error), hand func() string) {
 	b.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s, err := benchIDKey.Encode(benchID)
+			s, err := encode()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -65,7 +74,7 @@ func BenchmarkEncodeID(b *testing.B) {
 		buf := make([]byte, 0, 64)
 		for b.Loop() {
 			var err error
-			buf, err = benchIDKey.Append(buf[:0], benchID)
+			buf, err = appendTo(buf[:0])
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -75,40 +84,15 @@ func BenchmarkEncodeID(b *testing.B) {
 	b.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkString = handEncodeID(benchID)
+			sinkString = hand()
 		}
 	})
 }
 
 func BenchmarkEncode(b *testing.B) {
-	b.Run("keyfirst", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			s, err := benchKey.Encode(benchStatus, benchTime, benchN)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sinkString = s
-		}
-	})
-	b.Run("keyfirst-append", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 64)
-		for b.Loop() {
-			var err error
-			buf, err = benchKey.Append(buf[:0], benchStatus, benchTime, benchN)
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		sinkBytes = buf
-	})
-	b.Run("hand", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			sinkString = handEncode(benchStatus, benchTime, benchN)
-		}
-	})
+	benchEncode(b, func() (string, error) { return benchKey.Encode(benchStatus, benchTime, benchN) },
+		func(dst []byte) ([]byte, error) { return benchKey.Append(dst, benchStatus, benchTime, benchN) },
+		func() string { return handEncode(benchStatus, benchTime, benchN) })
 	b.Run("fmt.Sprintf", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
