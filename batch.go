@@ -28,19 +28,23 @@ type keyPair struct{ sk, pk keyPart }
 // bytes (all of a shorter one), where keys of one kind differ (their
 // prefixes are alike), mixed and multiplied so that the high bits of the
 // digest depend on every bit of both (a table of digests takes its slot
-// from them, digestSlot). Equal keys have equal
-// digests, so that looking for a key among others (an ItemID's ==,
-// BatchWriteSeq's request of 25, a transaction's items) compares digests
-// first and keys only when two are equal.
+// from them, digestSlot). Equal keys have equal digests, so that looking
+// for a key among others (an ItemID's ==, BatchWriteSeq's request of 25,
+// a transaction's items) compares digests first and keys only when two
+// are equal. It has no seed: a caller who chooses keys can make their
+// digests collide, which only slows those lookups, each among a few keys
+// (the 25 of a BatchWriteSeq request, the first 16 of a transaction's
+// items, a map past them); the duplicate check of a whole batch
+// (firstDuplicate) hashes with a seed.
 func keyDigest(k keyPair) uint64 {
 	h := textWord(k.pk.val) * 0x9E3779B97F4A7C15
 	h ^= h >> 32
 	return (h + textWord(k.sk.val)) * 0xC2B2AE3D27D4EB4F
 }
 
-// digestSlot is the slot of a digest in a table of 1<<bits slots: its
+// digestSlot is the slot of a digest in a table of 1<<width slots: its
 // high bits, which depend on all of the key's.
-func digestSlot(digest uint64, bits uint) uint64 { return digest >> (64 - bits) }
+func digestSlot(digest uint64, width uint) uint64 { return digest >> (64 - width) }
 
 // textWord is s's last 8 bytes (all of a shorter one) as a word, its
 // length mixed in.
