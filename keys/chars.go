@@ -5,18 +5,23 @@ import (
 	"unsafe"
 )
 
-// plainText reports whether s, of 4 bytes or more, is all ASCII bytes
-// above sep+1 other than DEL: what checkChars accepts without looking at
-// a byte on its own. It reads s in words of 8 bytes, the last one
-// overlapping the one before it (a text of 4 to 7 bytes as two
-// overlapping halves of one word). false, and every text of fewer than 4
-// bytes, leaves s to checkChars's loop, which finds the fault or accepts
-// multi-byte UTF-8. Keys are mostly short ASCII identifiers, and every
-// key of every item written is checked.
+// plainText reports whether s, not empty, is all ASCII bytes above
+// sep+1 other than DEL: what checkChars accepts without looking at a
+// byte on its own. A text of 4 bytes or more it reads in words of 8
+// bytes, the last one overlapping the one before it (a text of 4 to 7
+// bytes as two overlapping halves of one word); a shorter one byte by
+// byte. false leaves s to checkChars's loop, which finds the fault or
+// accepts multi-byte UTF-8. Keys are mostly short ASCII identifiers, and
+// every key of every item written is checked.
 func plainText(s string, sep byte) bool {
 	n := len(s)
 	if n < 4 {
-		return false
+		for i := range n {
+			if b := s[i]; b <= sep+1 || b >= del {
+				return false
+			}
+		}
+		return n > 0
 	}
 	b := unsafe.Slice(unsafe.StringData(s), n)
 	least := uint64(sep) + 2 // at most '+'+2: below 128, as plainWord needs
@@ -29,20 +34,6 @@ func plainText(s string, sep byte) bool {
 		}
 	}
 	return plainWord(binary.LittleEndian.Uint64(b[n-8:]), least)
-}
-
-// plainShort reports whether s, of 1 to 3 bytes, is all ASCII bytes
-// above sep+1 other than DEL: plainText for the texts it leaves.
-func plainShort(s string, sep byte) bool {
-	if len(s) == 0 || len(s) >= 4 {
-		return false
-	}
-	for i := range len(s) {
-		if b := s[i]; b <= sep+1 || b >= del {
-			return false
-		}
-	}
-	return true
 }
 
 const (

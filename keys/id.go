@@ -89,17 +89,16 @@ func (c idCodec[S]) appendSeg(dst []byte, v S, sep byte) ([]byte, error) {
 }
 
 // fastAppend is the append of a key of one identifier after head: the
-// ASCII identifiers that checkChars accepts at once (plainText, or byte
-// by byte below its 4 bytes) and that fit the codec's and the key's
-// limits; false leaves any other to the general path, which accepts it
-// (multi-byte UTF-8) or says why not.
+// ASCII identifiers that checkChars accepts at once (plainText) and that
+// fit the codec's and the key's limits; false leaves any other to the
+// general path, which accepts it (multi-byte UTF-8) or says why not.
 func (c idCodec[S]) fastAppend(head string, sep byte) func(dst []byte, v S) ([]byte, bool) {
 	if c.err != nil {
 		return nil
 	}
 	most := min(c.max, MaxKeyBytes-len(head))
 	return func(dst []byte, v S) ([]byte, bool) {
-		if len(v) > most || !plainText(string(v), sep) && !plainShort(string(v), sep) {
+		if len(v) > most || !plainText(string(v), sep) {
 			return dst, false
 		}
 		return append(append(dst, head...), v...), true
