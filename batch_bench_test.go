@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -99,6 +100,7 @@ func BenchmarkBatchWrite(b *testing.B) {
 			{"keyfirst-stream", func(api keyfirst.BatchWriteItemAPI) error {
 				return s.table.BatchWriteSeq(ctx, api, putSeq(s, cs, new(int), nil))
 			}},
+			{"keyfirst-put", func(api keyfirst.BatchWriteItemAPI) error { return s.customers.BatchPut(ctx, api, slices.Values(cs)) }},
 			{"hand", func(api keyfirst.BatchWriteItemAPI) error { return handBatchWrite(ctx, api, s.table.Name(), cs) }},
 		}
 		for _, v := range variants {
@@ -155,4 +157,9 @@ func TestBatchWriteTwinsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRequests(t, streamed, hand, 3, func(i int) string { return fmt.Sprintf(`"CUST#%s"`, cs[25*i].ID) }, nil)
+	put := &wirebody.Recorder{Keep: true}
+	if err := s.customers.BatchPut(ctx, wirebody.Client(put), slices.Values(cs)); err != nil {
+		t.Fatal(err)
+	}
+	sameRequests(t, put, hand, 3, func(i int) string { return fmt.Sprintf(`"CUST#%s"`, cs[25*i].ID) }, nil)
 }

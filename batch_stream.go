@@ -49,31 +49,17 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 	if err := ctx.Err(); err != nil { // nothing taken from reqs
 		return &BatchWriteError{Err: err}
 	}
-	s := batchStream{w: batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"},
-		chunk: make([]WriteRequest, 0, MaxBatchWrite)}
+	s := newBatchStream(batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"})
 	for r := range reqs {
 		s.taken++
 		if err := t.checkWrite(&r, s.taken-1); err != nil {
-			return &BatchWriteError{Unprocessed: append(s.chunk, r), Total: s.taken, Err: err}
+			return s.refused(&r, err)
 		}
-		digest := keyDigest(r.key)
-		if s.has(&r, digest) {
-			if err := s.flush(ctx); err != nil {
-				err.Unprocessed = append(err.Unprocessed, r)
-				return err
-			}
-		}
-		s.add(r, digest)
-		if len(s.chunk) == MaxBatchWrite {
-			if err := s.flush(ctx); err != nil {
-				return err
-			}
+		if err := s.take(ctx, &r); err != nil {
+			return err
 		}
 	}
-	if err := s.flush(ctx); err != nil {
-		return err
-	}
-	return nil
+	return s.end(ctx)
 }
 
 // batchStream is the state of a BatchWriteSeq: the request of 25 being
@@ -95,6 +81,43 @@ const (
 	streamBits  = 6
 	streamSlots = 1 << streamBits
 )
+
+// newBatchStream is the stream state of a write by w.
+func newBatchStream(w batchWriter) batchStream {
+	return batchStream{w: w, chunk: make([]WriteRequest, 0, MaxBatchWrite)}
+}
+
+// take puts r, checked, in the request of 25 being filled: when that has
+// r's key, it writes it first; when r fills it, it writes it.
+func (s *batchStream) take(ctx context.Context, r *WriteRequest) *BatchWriteError {
+	digest := keyDigest(r.key)
+	if s.has(r, digest) {
+		if err := s.flush(ctx); err != nil {
+			err.Unprocessed = append(err.Unprocessed, *r)
+			return err
+		}
+	}
+	s.add(*r, digest)
+	if len(s.chunk) == MaxBatchWrite {
+		return s.flush(ctx)
+	}
+	return nil
+}
+
+// refused is the error of a stream stopped by r, the request taken last,
+// which err refuses: r and the requests of its request of 25 are not
+// written.
+func (s *batchStream) refused(r *WriteRequest, err error) *BatchWriteError {
+	return &BatchWriteError{Unprocessed: append(s.chunk, *r), Total: s.taken, Err: err}
+}
+
+// end writes what the stream left in the request being filled.
+func (s *batchStream) end(ctx context.Context) error {
+	if err := s.flush(ctx); err != nil {
+		return err
+	}
+	return nil
+}
 
 // has reports whether the chunk has a request of r's key, whose digest is
 // digest: the requests of equal digest (found in the table, not by a

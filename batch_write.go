@@ -65,29 +65,45 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 // time is the entity's clock's, as for every write.
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, of: e, put: &item}
-	if e.version != "" {
-		r.err = e.versionedBatch()
-		return r
+	if r.err = e.batchPutRefused("BatchWrite"); r.err == nil {
+		e.encodePut(&r, &item)
 	}
-	if err := e.uniqueRefused("BatchWrite", nil, "txn.Unique.Create or txn.Unique.Change",
+	return r
+}
+
+// batchPutRefused is the refusal of a batch put of any item of the entity:
+// BatchWriteItem takes no condition, which a version, a unique field and
+// a created time need.
+func (e *Entity[T]) batchPutRefused(op string) error {
+	if e.version == "" && len(e.unique) == 0 && !e.keepsCreated() {
+		return nil
+	}
+	return e.batchPutRefusal(op)
+}
+
+// batchPutRefusal is batchPutRefused's error.
+func (e *Entity[T]) batchPutRefusal(op string) error {
+	if e.version != "" {
+		return e.versionedBatch()
+	}
+	if err := e.uniqueRefused(op, nil, "txn.Unique.Create or txn.Unique.Change",
 		"BatchWriteItem takes no condition, so a batch put could create an item or change its value without its marker"); err != nil {
-		r.err = err
-		return r
+		return err
 	}
 	if e.keepsCreated() {
-		r.err = &ItemError{Entity: e.typeName, Attribute: e.life.created, Problem: ItemCreated,
+		return &ItemError{Entity: e.typeName, Attribute: e.life.created, Problem: ItemCreated,
 			Detail: "BatchWriteItem takes neither a condition nor an update expression, so it would overwrite the stored created time; use Put (or a transaction)"}
-		return r
 	}
+	return nil
+}
+
+// encodePut gives r, a put request of *v (r.put), its item and key, or
+// the error of *v, whose lifecycle times it sets.
+func (e *Entity[T]) encodePut(r *WriteRequest, v *T) {
 	var p itemPlan[T]
-	err := e.plan(&p, &item, -1)
-	if err != nil {
-		r.err = err
-		return r
+	if r.err = e.plan(&p, v, -1); r.err == nil {
+		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
 	}
-	r.item = p.item
-	r.key = keyPair{pk: p.key.pk, sk: p.key.sk}
-	return r
 }
 
 // DeleteRequest builds a delete of the item with key for [Table.BatchWrite].

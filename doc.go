@@ -450,6 +450,9 @@
 // 25 whole before sending it and writes it before taking the next, and
 // stops at the first bad request with the requests it did not write
 // reported; the requests of one key are written in the stream's order.
+// The bulk load of one entity type is [Entity.BatchPut], the same stream
+// of its items (an iter.Seq[T], a slice through slices.Values), which
+// reuses the memory of the 25 items it holds rather than copying each.
 //
 // # What is refused before any request
 //

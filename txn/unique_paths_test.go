@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -79,6 +80,7 @@ func TestUniqueValueNoWritePathBreaks(t *testing.T) {
 	uniqueRefusal(t, "a create-only Put with the value", err, "Put", "txn.Unique.Create")
 	uniqueRefusal(t, "Delete", e.Delete(ctx, none, b1), "Delete", "txn.Unique.Delete")
 	uniqueRefusal(t, "a batch put", e.Table().BatchWrite(ctx, none, []keyfirst.WriteRequest{e.PutRequest(b1)}), "BatchWrite", "txn.Unique.Create or txn.Unique.Change")
+	uniqueRefusal(t, "a typed batch put", e.BatchPut(ctx, none, slices.Values([]Badge{b1})), "BatchPut", "txn.Unique.Create or txn.Unique.Change")
 	uniqueRefusal(t, "a batch delete", e.Table().BatchWrite(ctx, none, []keyfirst.WriteRequest{e.DeleteRequest(key)}), "BatchWrite", "txn.Unique.Delete")
 	for name, u := range map[string]keyfirst.Update{
 		"Set":                     keyfirst.Set("Long", "z"),

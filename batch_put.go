@@ -1,0 +1,60 @@
+package keyfirst
+
+import (
+	"context"
+	"iter"
+)
+
+// BatchPut writes items, a stream of any length of this entity's items
+// (the rows of a file, an import, a slice through [slices.Values]), with
+// BatchWriteItem: the bulk load of one entity type. It is
+// [Table.BatchWriteSeq] of the items' [Entity.PutRequest] requests, and
+// writes, checks, orders and reports them as that does, with the same
+// [*BatchWriteError], whose requests give the items back
+// ([WriteRequest.Value]): it takes items until it has 25, encodes each
+// as it takes it, sends them as one request and retries those DynamoDB
+// leaves unprocessed until each is written; only then does it take the
+// next. Items of one key are written in the stream's order (the last
+// one stays), a bad item stops the write before its request of 25 is
+// sent, and the requests before it are written.
+//
+// It holds one request of 25 and the 25 items it was built from, which it
+// reuses for the next 25: unlike PutRequest, it does not copy each item
+// to the heap. An entity that cannot be batch-written (a version, a
+// unique field, a created time; see PutRequest) is refused with
+// PutRequest's error before any item is taken. A nil items is an
+// [*OptionError].
+func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items iter.Seq[T], optFns ...func(*Options)) error {
+	o, err := buildOptions("BatchPut", TakesRetries, optFns)
+	if err != nil {
+		return err
+	}
+	if items == nil {
+		return &OptionError{Op: "BatchPut", Option: "items", Detail: "a nil iter.Seq; an empty stream is a function that yields nothing"}
+	}
+	if err := e.batchPutRefused("BatchPut"); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil { // nothing taken from items
+		return &BatchWriteError{Err: err}
+	}
+	s := newBatchStream(batchWriter{t: e.table, api: api, o: o, call: "BatchPut"})
+	vals := new([MaxBatchWrite]T) // the items of the request of 25, by position
+	for v := range items {
+		s.taken++
+		at := len(s.chunk)
+		vals[at] = v
+		r := WriteRequest{table: e.table, of: e, put: &vals[at]}
+		if e.encodePut(&r, &vals[at]); r.err != nil {
+			return s.refused(&r, r.err)
+		}
+		if err := s.take(ctx, &r); err != nil {
+			return err
+		}
+		if at > 0 && len(s.chunk) == 1 { // the request of its key written first: r is now at 0
+			vals[0] = vals[at]
+			s.chunk[0].put = &vals[0]
+		}
+	}
+	return s.end(ctx)
+}

@@ -1,0 +1,199 @@
+package keyfirst_test
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"go.uber.org/goleak"
+
+	"github.com/keyfirst/keyfirst"
+	"github.com/keyfirst/keyfirst/keys"
+)
+
+// itemSeq is the stream of cs; *taken counts the items taken.
+func itemSeq[T any](cs []T, taken *int) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for _, c := range cs {
+			*taken++
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// TestBatchPutStreams: a stream of 260 items is written in requests of
+// 25, their unprocessed items retried, each item once, and the stream is
+// not read ahead of what is written.
+func TestBatchPutStreams(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	s := newShop(t, "")
+	cs := customers(260)
+	api := &flakyWriter{flaky: 5, keep: 10}
+	taken := 0
+	seq := func(yield func(Customer) bool) {
+		for i, c := range cs {
+			api.mu.Lock()
+			if written := len(api.written); written < i/keyfirst.MaxBatchWrite*keyfirst.MaxBatchWrite {
+				t.Errorf("item %d taken with %d written: the stream is read ahead", i, written)
+			}
+			api.mu.Unlock()
+			taken++
+			if !yield(c) {
+				return
+			}
+		}
+	}
+	if err := s.customers.BatchPut(context.Background(), api, seq, fastRetry); err != nil {
+		t.Fatal(err)
+	}
+	api.wroteEachOnce(t, len(cs))
+	if taken != len(cs) || api.calls != 3+3+8+1 {
+		t.Fatalf("%d taken, %d calls (sizes %v)", taken, api.calls, api.sizes)
+	}
+	if err := s.customers.BatchPut(context.Background(), noCalls{T: t}, slices.Values([]Customer(nil))); err != nil {
+		t.Fatalf("an empty stream: %v", err)
+	}
+}
+
+// TestBatchPutStopsAtABadItem: the requests of 25 before the bad item's
+// are written, its own are not sent, and the stream is not read further;
+// the error gives back the items not written, in the stream's order, a
+// later item of a key already in its request of 25 included (BatchPut
+// reuses the memory of its items for the next 25).
+func TestBatchPutStopsAtABadItem(t *testing.T) {
+	s := newShop(t, "")
+	cs := customers(60)
+	again := cs[30]
+	again.Name = "again"
+	stream := slices.Concat(cs[:35], []Customer{again}, cs[35:])
+	stream[45].ID = "a#b"
+	api := &flakyWriter{}
+	taken := 0
+	err := s.customers.BatchPut(context.Background(), api, itemSeq(stream, &taken))
+	var be *keyfirst.BatchWriteError
+	if !errors.Is(err, keys.ErrSeparator) || !errors.Is(err, keyfirst.ErrInvalidItem) || !errors.As(err, &be) {
+		t.Fatalf("err = %v", err)
+	}
+	// 25 written, then 10 when again's key came, again and 9 more held
+	// when the bad item came.
+	if len(api.written) != 35 || taken != 46 || be.Total != 46 || len(be.Unprocessed) != 11 {
+		t.Fatalf("%d written, %d taken, %d unprocessed of %d", len(api.written), taken, len(be.Unprocessed), be.Total)
+	}
+	for i, r := range be.Unprocessed {
+		if got := r.Value().(Customer); got != stream[35+i] {
+			t.Fatalf("unprocessed %d = %+v, want %+v", i, got, stream[35+i])
+		}
+	}
+}
+
+// TestBatchPutKeepsTheOrderOfAKey: an item whose key is already in the
+// request being filled sends that one first, so that the last item of a
+// key is the one written last.
+func TestBatchPutKeepsTheOrderOfAKey(t *testing.T) {
+	s := newShop(t, "")
+	api := &flakyWriter{keep: 0, flaky: 1} // the first call writes nothing: its retry must come before c1b
+	var order []string
+	items := []Customer{{ID: "c1", Name: "first"}, {ID: "c2"}, {ID: "c1", Name: "second"}, {ID: "c3"}}
+	if err := s.customers.BatchPut(context.Background(), recordingWriter{api, &order}, slices.Values(items), fastRetry); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"c1 first", "c2 ", "|", "c1 first", "c2 ", "|", "c1 second", "c3 ", "|"}; !slices.Equal(order, want) {
+		t.Fatalf("requests %q, want %q", order, want)
+	}
+}
+
+// TestBatchPutRefusals: what BatchPut refuses before any item is taken
+// or any request is sent.
+func TestBatchPutRefusals(t *testing.T) {
+	s := newShop(t, "")
+	ctx := context.Background()
+	taken := 0
+	none := noCalls{T: t}
+	var ie *keyfirst.ItemError
+	if err := s.orders.BatchPut(ctx, none, itemSeq([]Order{order("c1", "o1", Open, day)}, &taken)); !errors.As(err, &ie) || ie.Problem != keyfirst.ItemVersioned || taken != 0 {
+		t.Fatalf("a versioned entity: %v, %d taken", err, taken)
+	}
+	var oe *keyfirst.OptionError
+	if err := s.customers.BatchPut(ctx, none, nil); !errors.As(err, &oe) || oe.Option != "items" {
+		t.Fatalf("a nil stream: %v", err)
+	}
+	if err := s.customers.BatchPut(ctx, none, itemSeq(customers(3), &taken), keyfirst.ConsistentRead()); !errors.Is(err, keyfirst.ErrInvalidOption) || taken != 0 {
+		t.Fatalf("an option BatchPut does not take: %v, %d taken", err, taken)
+	}
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	var be *keyfirst.BatchWriteError
+	if err := s.customers.BatchPut(ended, none, itemSeq(customers(3), &taken)); !errors.Is(err, context.Canceled) || !errors.As(err, &be) || len(be.Unprocessed) != 0 || taken != 0 {
+		t.Fatalf("an ended context: %v, %d taken", err, taken)
+	}
+}
+
+// TestBatchPutStopsWhenTheContextEnds: a context that ends while a
+// request is retried stops the write, and the error gives back its 25
+// items.
+func TestBatchPutStopsWhenTheContextEnds(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	s := newShop(t, "")
+	cs := customers(60)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	taken := 0
+	start := time.Now()
+	err := s.customers.BatchPut(ctx, stallingWriter(cancel), itemSeq(cs, &taken), longBackoff)
+	var be *keyfirst.BatchWriteError
+	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(be.Unprocessed) != 25 || be.Total != 25 || taken != 25 {
+		t.Fatalf("%d unprocessed of %d, %d taken", len(be.Unprocessed), be.Total, taken)
+	}
+	for i, r := range be.Unprocessed {
+		if r.Value().(Customer) != cs[i] {
+			t.Fatalf("unprocessed %d = %+v, want %+v", i, r.Value(), cs[i])
+		}
+	}
+	if time.Since(start) > time.Minute {
+		t.Fatal("the backoff ignored the cancellation")
+	}
+}
+
+// TestBatchPutOnLocal streams 300 items and a later change of one of them
+// to DynamoDB Local and reads the table back: the admins in their sparse
+// index too.
+func TestBatchPutOnLocal(t *testing.T) {
+	t.Parallel()
+	client, s := localShop(t)
+	ctx := context.Background()
+	cs := customers(300)
+	changed := Customer{ID: cs[7].ID, Name: "changed", Admin: true}
+	var wc keyfirst.Capacity
+	if err := s.customers.BatchPut(ctx, client, slices.Values(append(slices.Clone(cs), changed)), keyfirst.WithCapacity(&wc)); err != nil {
+		t.Fatal(err)
+	}
+	if wc.Requests != 13 {
+		t.Fatalf("%d requests, want 13 (301 items, the change sent after the request of its key)", wc.Requests)
+	}
+	ks := make([]keyfirst.Key[Customer], len(cs))
+	for i, c := range cs {
+		ks[i] = mustKey(t, s.customers, c)
+	}
+	got, err := s.customers.BatchGet(ctx, client, ks, keyfirst.ConsistentRead())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(cs)
+	want[7] = changed
+	if !slices.Equal(got, want) {
+		t.Fatalf("read %d items, want the %d written", len(got), len(want))
+	}
+	pk := &types.AttributeValueMemberS{Value: "CUST#" + changed.ID}
+	if item := rawItem(t, client, s.table.Name(), map[string]types.AttributeValue{"PK": pk, "SK": pk}); avText(item["GSI1PK"]) != "ADMIN" {
+		t.Fatalf("the changed admin's item: %v", item)
+	}
+}
