@@ -20,7 +20,8 @@ import (
 //
 // It holds one request of 25 and the 25 items it was built from, which it
 // reuses for the next 25: unlike PutRequest, it does not copy each item
-// to the heap. An entity that cannot be batch-written (a version, a
+// to the heap. A BatchPut that returns nil gives that memory to the next
+// BatchPut of the entity. An entity that cannot be batch-written (a version, a
 // unique field, a created time; see PutRequest) is refused with
 // PutRequest's error before any item is taken. A nil items is an
 // [*OptionError].
@@ -38,8 +39,9 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	if err := ctx.Err(); err != nil { // nothing taken from items
 		return &BatchWriteError{Err: err}
 	}
-	s := newBatchStream(batchWriter{t: e.table, api: api, o: o, call: "BatchPut"})
-	vals := new([MaxBatchWrite]T) // the items of the request of 25, by position
+	ps := e.puts.Get().(*putStream[T])
+	s, vals := &ps.batchStream, &ps.vals
+	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut"})
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
@@ -56,5 +58,19 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 			s.chunk[0].put = &vals[0]
 		}
 	}
-	return s.end(ctx)
+	if err := s.end(ctx); err != nil {
+		return err
+	}
+	clear(vals[:]) // the pool keeps none of the caller's values
+	e.puts.Put(ps)
+	return nil
+}
+
+// putStream is the state of a BatchPut: its stream's, and the items of
+// the request of 25 being filled, by position, which the requests' T are
+// (WriteRequest.Value). A BatchPut without an error gives it back to its
+// entity's pool, as BatchWriteSeq does its state.
+type putStream[T any] struct {
+	batchStream
+	vals [MaxBatchWrite]T
 }

@@ -85,11 +85,21 @@ func TestBatchPutStopsAtABadItem(t *testing.T) {
 	if len(api.written) != 35 || taken != 46 || be.Total != 46 || len(be.Unprocessed) != 11 {
 		t.Fatalf("%d written, %d taken, %d unprocessed of %d", len(api.written), taken, len(be.Unprocessed), be.Total)
 	}
-	for i, r := range be.Unprocessed {
-		if got := r.Value().(Customer); got != stream[35+i] {
-			t.Fatalf("unprocessed %d = %+v, want %+v", i, got, stream[35+i])
+	check := func(when string) {
+		t.Helper()
+		for i, r := range be.Unprocessed {
+			if got, _ := r.Value().(Customer); got != stream[35+i] {
+				t.Fatalf("%s: unprocessed %d = %+v, want %+v", when, i, got, stream[35+i])
+			}
 		}
 	}
+	check("returned")
+	// A write that fails keeps its state: a later write does not reuse
+	// the memory of the error's requests.
+	if err := s.customers.BatchPut(context.Background(), &flakyWriter{}, slices.Values(customers(60)[20:])); err != nil {
+		t.Fatal(err)
+	}
+	check("after a later write")
 }
 
 // TestBatchPutKeepsTheOrderOfAKey: an item whose key is already in the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"slices"
+	"sync"
 )
 
 // BatchWriteSeq writes the requests of reqs, a stream of any length (the
@@ -49,7 +50,8 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 	if err := ctx.Err(); err != nil { // nothing taken from reqs
 		return &BatchWriteError{Err: err}
 	}
-	s := newBatchStream(batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"})
+	s := streams.Get().(*batchStream)
+	s.start(batchWriter{t: t, api: api, o: o, call: "BatchWriteSeq"})
 	for r := range reqs {
 		s.taken++
 		if err := t.checkWrite(&r, s.taken-1); err != nil {
@@ -59,7 +61,11 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 			return err
 		}
 	}
-	return s.end(ctx)
+	if err := s.end(ctx); err != nil {
+		return err
+	}
+	streams.Put(s)
+	return nil
 }
 
 // batchStream is the state of a BatchWriteSeq: the request of 25 being
@@ -74,7 +80,16 @@ type batchStream struct {
 	// many slots as requests, so that a probe ends soon.
 	slots [streamSlots]uint8
 	taken int
+	// room is chunk's memory.
+	room [MaxBatchWrite]WriteRequest
 }
+
+// streams are the states of BatchWriteSeq calls: a write that ends
+// without an error (and so holds nothing: every request written and
+// dropped, end) gives its state back for the next, so that a write of a
+// few requests does not allocate 3 KB of state each time. A write that
+// ends with an error keeps it: the error's requests share its memory.
+var streams = sync.Pool{New: func() any { return new(batchStream) }}
 
 // streamSlots is the size of a batchStream's table, 1<<streamBits.
 const (
@@ -82,9 +97,10 @@ const (
 	streamSlots = 1 << streamBits
 )
 
-// newBatchStream is the stream state of a write by w.
-func newBatchStream(w batchWriter) batchStream {
-	return batchStream{w: w, chunk: make([]WriteRequest, 0, MaxBatchWrite)}
+// start readies s, new or given back after a write without an error,
+// for a write by w.
+func (s *batchStream) start(w batchWriter) {
+	s.w, s.chunk, s.taken = w, s.room[:0], 0
 }
 
 // take puts r, checked, in the request of 25 being filled: when that has
@@ -111,11 +127,13 @@ func (s *batchStream) refused(r *WriteRequest, err error) *BatchWriteError {
 	return &BatchWriteError{Unprocessed: append(s.chunk, *r), Total: s.taken, Err: err}
 }
 
-// end writes what the stream left in the request being filled.
+// end writes what the stream left in the request being filled; without
+// an error, s holds nothing of the write after it.
 func (s *batchStream) end(ctx context.Context) error {
 	if err := s.flush(ctx); err != nil {
 		return err
 	}
+	s.w = batchWriter{}
 	return nil
 }
 

@@ -86,11 +86,21 @@ func TestBatchWriteSeqStopsAtABadRequest(t *testing.T) {
 	if len(api.written) != 25 || taken != 41 || be.Total != 41 || len(be.Unprocessed) != 16 {
 		t.Fatalf("%d written, %d taken, %d unprocessed of %d", len(api.written), taken, len(be.Unprocessed), be.Total)
 	}
-	for i, r := range be.Unprocessed {
-		if got := r.Value().(Customer); got != cs[25+i] {
-			t.Fatalf("unprocessed %d = %+v, want %+v", i, got, cs[25+i])
+	check := func(when string) {
+		t.Helper()
+		for i, r := range be.Unprocessed {
+			if got, _ := r.Value().(Customer); got != cs[25+i] {
+				t.Fatalf("%s: unprocessed %d = %+v, want %+v", when, i, got, cs[25+i])
+			}
 		}
 	}
+	check("returned")
+	// A write that fails keeps its state: a later write does not reuse
+	// the memory of the error's requests.
+	if err := s.table.BatchWriteSeq(context.Background(), &flakyWriter{}, putSeq(s, customers(100)[60:], new(int), nil)); err != nil {
+		t.Fatal(err)
+	}
+	check("after a later write")
 	// A bad first request: no request at all.
 	other := newShop(t, "other-shop")
 	bad := []keyfirst.WriteRequest{other.customers.PutRequest(cs[0]), {}}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -179,6 +180,8 @@ type Entity[T any] struct {
 	shapes *updateShapes
 	// guards are the built guards that depend on the entity only.
 	guards *guardSet
+	// puts are the states of BatchPut calls (putStream), for reuse.
+	puts *sync.Pool
 }
 
 // derivation is one derived attribute.
@@ -373,7 +376,8 @@ func (b *entityBuilder[T]) basics() error {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
 	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version,
-		texts: new(textHint), shapes: &updateShapes{max: maxShapes}, guards: new(guardSet)}
+		texts: new(textHint), shapes: &updateShapes{max: maxShapes}, guards: new(guardSet),
+		puts: &sync.Pool{New: func() any { return new(putStream[T]) }}}
 	return nil
 }
 
