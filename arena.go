@@ -110,8 +110,7 @@ func (e *Entity[T]) newArena(v *T) *arena {
 }
 
 // slabValues is the count of the string and number values of an item's
-// arena besides its fields': its derived attributes (those of a
-// conditional binding apart: see Entity.nDerived), the agreement
+// arena besides its fields': its derived attributes, the agreement
 // checks', the primary key, the entity type, the version, and the
 // attributes that a Func binding's function gives beside them (every
 // attribute of its pattern, a field of T included).

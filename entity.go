@@ -128,10 +128,6 @@ type Entity[T any] struct {
 	// are a field of T itself: the item stores the key's value once.
 	keyField [2]bool
 	groups   []indexGroup[T]
-	// nDerived counts the index key attributes derived by bindings
-	// without an If, whose values an item's slab is made for: those of a
-	// conditional binding (a sparse index, which most items are out of)
-	// are allocated one by one when the item is in.
 	nDerived int
 	// extraAttrs counts the attributes every item has beside its fields
 	// and its index keys: the entity type, the primary key attributes that
@@ -489,9 +485,7 @@ func (b *entityBuilder[T]) indexKeys() error {
 		}
 		if err := b.derive(k, func(_ int, d derivation[T]) {
 			b.byIndex[d.index] = append(b.byIndex[d.index], d)
-			if !k.when {
-				b.e.nDerived++
-			}
+			b.e.nDerived++
 		}); err != nil {
 			return err
 		}
