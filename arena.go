@@ -17,9 +17,9 @@ import (
 // binding. An item's values live as long as each other, so nothing is
 // kept alive that the item does not hold.
 //
-// The arena itself outlives no plan: the item holds the slab's values and
-// texts, never the arena, which goes back to arenas when its plan is
-// made (release), emptied of every reference.
+// The item holds the slab's values and texts, never the arena, which is
+// emptied of every reference when its plan is made (release) and goes
+// back to arenas, or on to the next item of a BatchPut.
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
@@ -44,7 +44,8 @@ type namedValue struct {
 }
 
 // arenas are the arenas of plans in progress: a plan takes one and gives
-// it back, so that a write allocates only what its item keeps.
+// it back, so that a write allocates only what its item keeps. A write of
+// many items (BatchPut) takes one for all of them.
 var arenas = sync.Pool{New: func() any {
 	a := new(arena)
 	a.fields, a.derived = a.fieldRoom[:0], a.derivedRoom[:0]
@@ -87,12 +88,11 @@ func (h *textHint) saw(n int) {
 	}
 }
 
-// newArena is the arena of a plan of the item at v: room for each string
-// and number value the item can have (its fields', list elements
-// included, its derived attributes', the entity type's and the
-// version's), and the entity's text hint.
-func (e *Entity[T]) newArena(v *T) *arena {
-	a := arenas.Get().(*arena)
+// prepare readies a, an arena that holds nothing, for a plan of the item
+// at v: room for each string and number value the item can have (its
+// fields', list elements included, its derived attributes', the entity
+// type's and the version's), and the entity's text hint.
+func (e *Entity[T]) prepare(a *arena, v *T) {
 	n := e.slabOwn
 	if e.codec.Direct() {
 		n += e.codec.SlabValues(unsafe.Pointer(v))
@@ -106,7 +106,6 @@ func (e *Entity[T]) newArena(v *T) *arena {
 		a.fields = a.fields[:nf]
 	}
 	a.derived = a.derived[:0]
-	return a
 }
 
 // slabValues is the count of the string and number values of an item's
@@ -125,9 +124,10 @@ func (e *Entity[T]) slabValues() int {
 	return n
 }
 
-// release records the text the plan used in the entity's hint and gives
-// a back to arenas, holding nothing of the item it made; usedOut: a Func
-// binding's results were put in a.out (which is otherwise empty).
+// release records the text the plan used in the entity's hint and
+// empties a of everything of the item it made, for the next plan;
+// usedOut: a Func binding's results were put in a.out (which is
+// otherwise empty).
 func (e *Entity[T]) release(a *arena, usedOut bool) {
 	e.texts.saw(a.sl.Used())
 	a.sl = codec.Slab{}
@@ -136,5 +136,4 @@ func (e *Entity[T]) release(a *arena, usedOut bool) {
 	}
 	clear(a.fields)
 	clear(a.derived) // written only by append: nothing past its length holds a value
-	arenas.Put(a)
 }

@@ -42,12 +42,13 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	ps := e.puts.Get().(*putStream[T])
 	s, vals := &ps.batchStream, &ps.vals
 	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut"})
+	ar := arenas.Get().(*arena) // every item's plan's
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
 		vals[at] = v
 		r := WriteRequest{table: e.table, of: e, put: &vals[at]}
-		if e.encodePut(&r, &vals[at]); r.err != nil {
+		if e.encodePut(ar, &r, &vals[at]); r.err != nil {
 			return s.refused(&r, r.err)
 		}
 		if err := s.take(ctx, &r); err != nil {
@@ -58,6 +59,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 			s.chunk[0].put = &vals[0]
 		}
 	}
+	arenas.Put(ar)
 	if err := s.end(ctx); err != nil {
 		return err
 	}

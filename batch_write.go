@@ -66,7 +66,7 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, of: e, put: &item}
 	if r.err = e.batchPutRefused("BatchWrite"); r.err == nil {
-		e.encodePut(&r, &item)
+		e.encodePut(nil, &r, &item)
 	}
 	return r
 }
@@ -98,10 +98,11 @@ func (e *Entity[T]) batchPutRefusal(op string) error {
 }
 
 // encodePut gives r, a put request of *v (r.put), its item and key, or
-// the error of *v, whose lifecycle times it sets.
-func (e *Entity[T]) encodePut(r *WriteRequest, v *T) {
+// the error of *v, whose lifecycle times it sets; its plan is made in ar
+// (nil: an arena of arenas).
+func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
 	var p itemPlan[T]
-	if r.err = e.plan(&p, v, -1); r.err == nil {
+	if r.err = e.planIn(ar, &p, v, -1); r.err == nil {
 		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
 	}
 }

@@ -57,24 +57,39 @@ func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
 // replaces the version attribute's value; -1 keeps T's. The plan is
 // filled in place: an item plan is large, and a write makes one per item.
 func (e *Entity[T]) plan(p *itemPlan[T], v *T, version int64) error {
+	return e.planIn(nil, p, v, version)
+}
+
+// planIn is plan in the arena ar, which it leaves empty; a nil ar: one of
+// arenas.
+func (e *Entity[T]) planIn(ar *arena, p *itemPlan[T], v *T, version int64) error {
 	var now time.Time
 	if len(e.life.fields) > 0 { // the clock is read only when a field keeps its time
 		now = e.life.now()
 	}
-	return e.planAt(p, v, version, now)
+	return e.planAt(ar, p, v, version, now)
 }
 
-// planAt is plan for a write at now; a zero now sets no lifecycle time
+// planAt is planIn for a write at now; a zero now sets no lifecycle time
 // (the plan of a refresh, which decides whether the item changes).
-func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) error {
+func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
 	*p = itemPlan[T]{}
 	if !now.IsZero() {
 		e.stampTimes(v, now)
 	}
-	ar := e.newArena(v)
+	pooled := ar == nil
+	if pooled {
+		ar = arenas.Get().(*arena)
+	}
+	e.prepare(ar, v)
 	sl := &ar.sl
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
-	defer func() { e.release(ar, fr.from != nil) }()
+	defer func() {
+		e.release(ar, fr.from != nil)
+		if pooled {
+			arenas.Put(ar)
+		}
+	}()
 
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
