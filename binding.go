@@ -229,6 +229,8 @@ type sameValue struct {
 	pos, of int    // the attribute's position in its side, and the side's width
 	fields  string // the fields bound to the side
 	konst   string // the value of a [Const] side
+	// keysText: the value is a text a keys.Key1 made (side.keysText).
+	keysText bool
 }
 
 // compile checks b against the table and T and returns what writes need.
@@ -370,7 +372,8 @@ func (k *boundKey[T]) bindFields(fields []string, partition func(*T, *codec.Slab
 			for _, seg := range pv.segs {
 				from = append(from, names[seg])
 			}
-			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ","), konst: s.konst}
+			k.same[at+ai] = sameValue{def: pv.def, native: pv.native, typ: a.Type, pos: pv.pos, of: pv.of, fields: strings.Join(from, ","), konst: s.konst,
+				keysText: s.keysText}
 			if f, ok := c.Field(a.Name); ok && !s.constant && pv.def.IsZero() && f.GoName == from[0] && (p.index != "" || fieldAttrKind(f.Kind) == a.Type) {
 				// The field itself: of an index, an ordinary field; of the
 				// table, the key, stored once (and encoded as the key is).

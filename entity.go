@@ -198,6 +198,9 @@ type derivation[T any] struct {
 	// timeKey: a time.Time field of T used as an index key, stored in
 	// TimeKeyLayout rather than in its attributevalue form.
 	timeKey bool
+	// keysText: a string the derivation gives is a text a keys.Key1 made,
+	// valid UTF-8 (side.keysText).
+	keysText bool
 	// at is the field of an index key that is a field of T (the position
 	// of its value in [codec.Codec.Encode]'s values).
 	at int
@@ -456,7 +459,8 @@ func (b *entityBuilder[T]) derive(k *boundKey[T], add func(i int, d derivation[T
 		b.derivedAt[a.Name] = where
 		b.same[a.Name] = k.same[i]
 		b.sharable[a.Name] = fromFields
-		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), inputs: k.inputs[i], whenInputs: k.whenInputs, computed: k.computed[i], opaque: k.opaque[i]}
+		d := derivation[T]{attr: a, index: k.p.index, limit: b.table.limit(a.Name), inputs: k.inputs[i], whenInputs: k.whenInputs, computed: k.computed[i], opaque: k.opaque[i],
+			keysText: k.same[i].keysText}
 		b.e.declaredReads = b.e.declaredReads || k.declared[i]
 		if k.attr != nil && k.attr[i] != nil {
 			d.get = k.attr[i] // bound to fields: each attribute alone

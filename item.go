@@ -348,7 +348,7 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 		if x.Value == "" {
 			return nil, 0, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
 		}
-		if !itemsize.ValidString(x.Value) {
+		if !d.keysText && !itemsize.ValidString(x.Value) {
 			return nil, 0, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
 		}
 		size = len(x.Value)

@@ -66,6 +66,10 @@ type side struct {
 	// value every item stores.
 	konst    string
 	constant bool
+	// keysText: each value of the side is a text that a keys.Key1 made
+	// (Composite), which keys has checked: valid UTF-8, as a key value
+	// must be (checkKeyValue does not check it again).
+	keysText bool
 	// prefix checks the prefix of a BeginsWith condition on a side that
 	// stores a string as it is (Str, ID, Time), refusing one that no value
 	// of the side begins with; nil for the sides begins_with does not
@@ -90,7 +94,9 @@ type attrValue struct {
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 	app := appendOf(def)
-	s := single(defSide(def, false, attr), func(v V, sl *codec.Slab) (types.AttributeValue, error) {
+	ds := defSide(def, false, attr)
+	_, ds.keysText = def.(keys.Key1[V])
+	s := single(ds, func(v V, sl *codec.Slab) (types.AttributeValue, error) {
 		b, err := app(sl.Bytes(), v)
 		if err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
+	"github.com/keyfirst/keyfirst/keys"
 )
 
 // Issue 9, items 7 and 9: a value that DynamoDB would refuse (an invalid
@@ -212,6 +213,40 @@ func TestInvalidUTF8KeyIsRefused(t *testing.T) {
 	var ie *keyfirst.ItemError
 	if !errors.As(err, &ie) || ie.Problem != keyfirst.ItemBadString || ie.Attribute != "PK" {
 		t.Fatalf("Key of an invalid UTF-8 id: %v", err)
+	}
+}
+
+// forgedDef is a keys.Def of its own that gives any text it is given:
+// keyfirst trusts the texts of a keys.Key1 (keys checks them) and of no
+// other Def.
+type forgedDef struct{ keys.Key1[string] }
+
+func (forgedDef) AppendValue(dst []byte, v string) ([]byte, error) { return append(dst, v...), nil }
+func (forgedDef) EncodeValue(v string) (string, error)             { return v, nil }
+
+// TestCompositeTextsAreChecked: a Composite of a keys.Key1 refuses an
+// invalid UTF-8 value (keys checks it), and a Composite of another Def
+// has its texts checked as any key value is.
+func TestCompositeTextsAreChecked(t *testing.T) {
+	id := keys.NewKey1(keys.ID[string](), keys.WithPrefix("FLAT"))
+	for name, def := range map[string]keys.Def[string]{"keys.Key1": id, "another Def": forgedDef{id}} {
+		table, err := keyfirst.NewTable(docsSpec("docs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := keyfirst.NewEntity(table, keyfirst.EntitySpec[flat]{Type: "FLAT",
+			Keys: []keyfirst.Binding{keyfirst.OnTable(keyfirst.Composite("PK", def), keyfirst.NoSort()).Fields("ID")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Item(flat{ID: "ok"}); err != nil {
+			t.Fatalf("%s: a valid id: %v", name, err)
+		}
+		_, err = e.Item(flat{ID: "user\xfe"})
+		var ie *keyfirst.ItemError
+		if !errors.As(err, &ie) || ie.Attribute != "PK" || (ie.Problem != keyfirst.ItemBadString && !errors.Is(err, keys.ErrMalformed)) {
+			t.Fatalf("%s: an invalid UTF-8 id: %v", name, err)
+		}
 	}
 }
 
