@@ -38,6 +38,9 @@ type Side[V any] struct {
 	// enc, for the sides of a table's key (Composite, the values as they
 	// are, Const, NoSort); nil for the others.
 	dec func(in []types.AttributeValue) (V, error)
+	// text appends the key text of a Composite side (nil for the others),
+	// which fromFields1 calls on the field itself.
+	text func(dst []byte, v V) ([]byte, error)
 }
 
 // None is the value of the missing sort key of a [Pattern] built with
@@ -96,13 +99,8 @@ func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 	app := appendOf(def)
 	ds := defSide(def, false, attr)
 	_, ds.keysText = def.(keys.Key1[V])
-	s := single(ds, func(v V, sl *codec.Slab) (types.AttributeValue, error) {
-		b, err := app(sl.Bytes(), v)
-		if err != nil {
-			return nil, err
-		}
-		return sl.Str(sl.Text(b)), nil
-	})
+	s := single(ds, func(v V, sl *codec.Slab) (types.AttributeValue, error) { return compositeValue(app, v, sl) })
+	s.text = app
 	s.dec = func(in []types.AttributeValue) (V, error) {
 		str, ok := in[0].(*types.AttributeValueMemberS)
 		if !ok {
@@ -112,6 +110,15 @@ func Composite[V any](attr string, def keys.Def[V]) Side[V] {
 		return def.DecodeValue(str.Value)
 	}
 	return s
+}
+
+// compositeValue is the value holding the text app appends for v, from sl.
+func compositeValue[V any](app func(dst []byte, v V) ([]byte, error), v V, sl *codec.Slab) (types.AttributeValue, error) {
+	b, err := app(sl.Bytes(), v)
+	if err != nil {
+		return nil, err
+	}
+	return sl.Str(sl.Text(b)), nil
 }
 
 // appendOf is def's AppendValue: a keys.Key1's own Append (one call,
@@ -540,6 +547,12 @@ func (s Side[V]) fromFields(base unsafe.Pointer, offs []uintptr, sl *codec.Slab,
 func (s Side[V]) fromFields1() func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error) {
 	if s.one == nil {
 		return nil
+	}
+	if app := s.text; app != nil && !s.s.tuple {
+		// A Composite of one field: its value read in place.
+		return func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error) {
+			return compositeValue(app, *(*V)(unsafe.Add(base, offs[0])), sl)
+		}
 	}
 	return func(base unsafe.Pointer, offs []uintptr, sl *codec.Slab) (types.AttributeValue, error) {
 		return s.one(s.read(base, offs), sl)
