@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,6 +60,28 @@ func TestBatchPutStreams(t *testing.T) {
 	if err := s.customers.BatchPut(context.Background(), noCalls{T: t}, slices.Values([]Customer(nil))); err != nil {
 		t.Fatalf("an empty stream: %v", err)
 	}
+}
+
+// TestBatchPutConcurrently: writes of one entity at once, each with its
+// own items, share no state (run with -race): every item is written once,
+// as it was given.
+func TestBatchPutConcurrently(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	s := newShop(t, "")
+	cs := customers(800)
+	api := &flakyWriter{flaky: 3, keep: 7}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.customers.BatchPut(context.Background(), api, slices.Values(cs[w*100:(w+1)*100]), fastRetry); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	api.wroteEachOnce(t, len(cs))
 }
 
 // TestBatchPutStopsAtABadItem: the requests of 25 before the bad item's
