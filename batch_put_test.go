@@ -7,25 +7,15 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"go.uber.org/goleak"
 
 	"github.com/keyfirst/keyfirst"
-	"github.com/keyfirst/keyfirst/keys"
 )
 
 // itemSeq is the stream of cs; *taken counts the items taken.
 func itemSeq[T any](cs []T, taken *int) iter.Seq[T] {
-	return func(yield func(T) bool) {
-		for _, c := range cs {
-			*taken++
-			if !yield(c) {
-				return
-			}
-		}
-	}
+	return mapSeq(cs, taken, nil, func(c T) T { return c })
 }
 
 // TestBatchPutStreams: a stream of 260 items is written in requests of
@@ -37,19 +27,7 @@ func TestBatchPutStreams(t *testing.T) {
 	cs := customers(260)
 	api := &flakyWriter{flaky: 5, keep: 10}
 	taken := 0
-	seq := func(yield func(Customer) bool) {
-		for i, c := range cs {
-			api.mu.Lock()
-			if written := len(api.written); written < i/keyfirst.MaxBatchWrite*keyfirst.MaxBatchWrite {
-				t.Errorf("item %d taken with %d written: the stream is read ahead", i, written)
-			}
-			api.mu.Unlock()
-			taken++
-			if !yield(c) {
-				return
-			}
-		}
-	}
+	seq := mapSeq(cs, &taken, notReadAhead(t, api), func(c Customer) Customer { return c })
 	if err := s.customers.BatchPut(context.Background(), api, seq, fastRetry); err != nil {
 		t.Fatal(err)
 	}
@@ -99,30 +77,12 @@ func TestBatchPutStopsAtABadItem(t *testing.T) {
 	api := &flakyWriter{}
 	taken := 0
 	err := s.customers.BatchPut(context.Background(), api, itemSeq(stream, &taken))
-	var be *keyfirst.BatchWriteError
-	if !errors.Is(err, keys.ErrSeparator) || !errors.Is(err, keyfirst.ErrInvalidItem) || !errors.As(err, &be) {
-		t.Fatalf("err = %v", err)
-	}
 	// 25 written, then 10 when again's key came, again and 9 more held
 	// when the bad item came.
-	if len(api.written) != 35 || taken != 46 || be.Total != 46 || len(be.Unprocessed) != 11 {
-		t.Fatalf("%d written, %d taken, %d unprocessed of %d", len(api.written), taken, len(be.Unprocessed), be.Total)
-	}
-	check := func(when string) {
-		t.Helper()
-		for i, r := range be.Unprocessed {
-			if got, _ := r.Value().(Customer); got != stream[35+i] {
-				t.Fatalf("%s: unprocessed %d = %+v, want %+v", when, i, got, stream[35+i])
-			}
-		}
-	}
-	check("returned")
-	// A write that fails keeps its state: a later write does not reuse
-	// the memory of the error's requests.
-	if err := s.customers.BatchPut(context.Background(), &flakyWriter{}, slices.Values(customers(60)[20:])); err != nil {
-		t.Fatal(err)
-	}
-	check("after a later write")
+	be := stoppedAtBadItem(t, err, api, taken, 35, 46, 11)
+	unprocessedStay(t, be, stream[35:46], func() error {
+		return s.customers.BatchPut(context.Background(), &flakyWriter{}, slices.Values(customers(60)[20:]))
+	})
 }
 
 // TestBatchPutKeepsTheOrderOfAKey: an item whose key is already in the
@@ -174,26 +134,9 @@ func TestBatchPutStopsWhenTheContextEnds(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	s := newShop(t, "")
 	cs := customers(60)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	taken := 0
-	start := time.Now()
-	err := s.customers.BatchPut(ctx, stallingWriter(cancel), itemSeq(cs, &taken), longBackoff)
-	var be *keyfirst.BatchWriteError
-	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(be.Unprocessed) != 25 || be.Total != 25 || taken != 25 {
-		t.Fatalf("%d unprocessed of %d, %d taken", len(be.Unprocessed), be.Total, taken)
-	}
-	for i, r := range be.Unprocessed {
-		if r.Value().(Customer) != cs[i] {
-			t.Fatalf("unprocessed %d = %+v, want %+v", i, r.Value(), cs[i])
-		}
-	}
-	if time.Since(start) > time.Minute {
-		t.Fatal("the backoff ignored the cancellation")
-	}
+	endedMidWrite(t, cs, func(ctx context.Context, api keyfirst.BatchWriteItemAPI, taken *int) error {
+		return s.customers.BatchPut(ctx, api, itemSeq(cs, taken), longBackoff)
+	})
 }
 
 // TestBatchPutOnLocal streams 300 items and a later change of one of them
@@ -212,21 +155,13 @@ func TestBatchPutOnLocal(t *testing.T) {
 	if wc.Requests != 13 {
 		t.Fatalf("%d requests, want 13 (301 items, the change sent after the request of its key)", wc.Requests)
 	}
-	ks := make([]keyfirst.Key[Customer], len(cs))
-	for i, c := range cs {
-		ks[i] = mustKey(t, s.customers, c)
-	}
-	got, err := s.customers.BatchGet(ctx, client, ks, keyfirst.ConsistentRead())
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := slices.Clone(cs)
 	want[7] = changed
-	if !slices.Equal(got, want) {
+	if got := storedCustomers(t, client, s, cs); !slices.Equal(got, want) {
 		t.Fatalf("read %d items, want the %d written", len(got), len(want))
 	}
-	pk := &types.AttributeValueMemberS{Value: "CUST#" + changed.ID}
-	if item := rawItem(t, client, s.table.Name(), map[string]types.AttributeValue{"PK": pk, "SK": pk}); avText(item["GSI1PK"]) != "ADMIN" {
-		t.Fatalf("the changed admin's item: %v", item)
+	// The admins are in the sparse part of GSI1, the changed one too.
+	if admins := queryIDs(t, client, s.table.Name(), "GSI1", map[string]string{"GSI1PK": "ADMIN"}, "", ""); len(admins) != 31 {
+		t.Fatalf("%d admins in GSI1, want 31", len(admins))
 	}
 }

@@ -15,19 +15,38 @@ import (
 	"github.com/keyfirst/keyfirst/keys"
 )
 
-// putSeq is the stream of the put requests of cs, built as they are
-// taken; *taken counts the requests taken, and before each it calls
-// before (when set) with the number of requests taken so far.
-func putSeq(s shop, cs []Customer, taken *int, before func(n int)) iter.Seq[keyfirst.WriteRequest] {
-	return func(yield func(keyfirst.WriteRequest) bool) {
+// mapSeq is the stream of f of each of cs, made as it is taken; *taken
+// counts the values taken, and before each it calls before (when set)
+// with the number of values taken so far.
+func mapSeq[T, R any](cs []T, taken *int, before func(n int), f func(T) R) iter.Seq[R] {
+	return func(yield func(R) bool) {
 		for _, c := range cs {
 			if before != nil {
 				before(*taken)
 			}
 			*taken++
-			if !yield(s.customers.PutRequest(c)) {
+			if !yield(f(c)) {
 				return
 			}
+		}
+	}
+}
+
+// putSeq is the stream of the put requests of cs, built as they are
+// taken (mapSeq).
+func putSeq(s shop, cs []Customer, taken *int, before func(n int)) iter.Seq[keyfirst.WriteRequest] {
+	return mapSeq(cs, taken, before, s.customers.PutRequest)
+}
+
+// notReadAhead is a mapSeq's before that fails t when value n of a
+// stream written to api is taken before every request of 25 before its
+// own is written.
+func notReadAhead(t *testing.T, api *flakyWriter) func(n int) {
+	return func(n int) {
+		api.mu.Lock()
+		defer api.mu.Unlock()
+		if written := len(api.written); written < n/keyfirst.MaxBatchWrite*keyfirst.MaxBatchWrite {
+			t.Errorf("value %d taken with %d written: the stream is read ahead", n, written)
 		}
 	}
 }
@@ -41,17 +60,8 @@ func TestBatchWriteSeqStreams(t *testing.T) {
 	cs := customers(260)
 	api := &flakyWriter{flaky: 5, keep: 10}
 	taken := 0
-	before := func(n int) {
-		api.mu.Lock()
-		defer api.mu.Unlock()
-		// Request n is taken only when every request before its request
-		// of 25 is written.
-		if written := len(api.written); written < n/keyfirst.MaxBatchWrite*keyfirst.MaxBatchWrite {
-			t.Fatalf("request %d taken with %d written: the stream is read ahead", n, written)
-		}
-	}
 	var cc keyfirst.Capacity
-	if err := s.table.BatchWriteSeq(context.Background(), api, putSeq(s, cs, &taken, before), fastRetry, keyfirst.WithCapacity(&cc)); err != nil {
+	if err := s.table.BatchWriteSeq(context.Background(), api, putSeq(s, cs, &taken, notReadAhead(t, api)), fastRetry, keyfirst.WithCapacity(&cc)); err != nil {
 		t.Fatal(err)
 	}
 	api.wroteEachOnce(t, len(cs))
@@ -79,28 +89,10 @@ func TestBatchWriteSeqStopsAtABadRequest(t *testing.T) {
 	api := &flakyWriter{}
 	taken := 0
 	err := s.table.BatchWriteSeq(context.Background(), api, putSeq(s, cs, &taken, nil))
-	var be *keyfirst.BatchWriteError
-	if !errors.Is(err, keys.ErrSeparator) || !errors.Is(err, keyfirst.ErrInvalidItem) || !errors.As(err, &be) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(api.written) != 25 || taken != 41 || be.Total != 41 || len(be.Unprocessed) != 16 {
-		t.Fatalf("%d written, %d taken, %d unprocessed of %d", len(api.written), taken, len(be.Unprocessed), be.Total)
-	}
-	check := func(when string) {
-		t.Helper()
-		for i, r := range be.Unprocessed {
-			if got, _ := r.Value().(Customer); got != cs[25+i] {
-				t.Fatalf("%s: unprocessed %d = %+v, want %+v", when, i, got, cs[25+i])
-			}
-		}
-	}
-	check("returned")
-	// A write that fails keeps its state: a later write does not reuse
-	// the memory of the error's requests.
-	if err := s.table.BatchWriteSeq(context.Background(), &flakyWriter{}, putSeq(s, customers(100)[60:], new(int), nil)); err != nil {
-		t.Fatal(err)
-	}
-	check("after a later write")
+	be := stoppedAtBadItem(t, err, api, taken, 25, 41, 16)
+	unprocessedStay(t, be, cs[25:41], func() error {
+		return s.table.BatchWriteSeq(context.Background(), &flakyWriter{}, putSeq(s, customers(100)[60:], new(int), nil))
+	})
 	// A bad first request: no request at all.
 	other := newShop(t, "other-shop")
 	bad := []keyfirst.WriteRequest{other.customers.PutRequest(cs[0]), {}}
@@ -117,6 +109,90 @@ func TestBatchWriteSeqStopsAtABadRequest(t *testing.T) {
 	if err := s.table.BatchWriteSeq(context.Background(), noCalls{T: t}, nil); !errors.As(err, &oe) || oe.Option != "reqs" {
 		t.Fatalf("a nil stream: %v", err)
 	}
+}
+
+// endedMidWrite runs write of cs with a context that ends while its first
+// request of 25 is retried (stallingWriter, whose backoff is long) and
+// checks that it stops then: its 25 requests given back in order, no
+// more taken, the backoff cut short. It returns the ended context.
+func endedMidWrite(t *testing.T, cs []Customer, write func(ctx context.Context, api keyfirst.BatchWriteItemAPI, taken *int) error) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	taken := 0
+	start := time.Now()
+	err := write(ctx, stallingWriter(cancel), &taken)
+	var be *keyfirst.BatchWriteError
+	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(be.Unprocessed) != 25 || be.Total != 25 || taken != 25 {
+		t.Fatalf("%d unprocessed of %d, %d taken", len(be.Unprocessed), be.Total, taken)
+	}
+	for i, r := range be.Unprocessed {
+		if got, _ := r.Value().(Customer); got != cs[i] {
+			t.Fatalf("unprocessed %d = %+v, want %+v", i, got, cs[i])
+		}
+	}
+	if time.Since(start) > time.Minute {
+		t.Fatal("the backoff ignored the cancellation")
+	}
+	return ctx
+}
+
+// stoppedAtBadItem checks that err is the *BatchWriteError of a stream
+// stopped by an item whose id holds the separator, after written items
+// were written to api, taken items taken and left not written, and
+// returns it.
+func stoppedAtBadItem(t *testing.T, err error, api *flakyWriter, taken, written, wantTaken, left int) *keyfirst.BatchWriteError {
+	t.Helper()
+	var be *keyfirst.BatchWriteError
+	if !errors.Is(err, keys.ErrSeparator) || !errors.Is(err, keyfirst.ErrInvalidItem) || !errors.As(err, &be) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(api.written) != written || taken != wantTaken || be.Total != wantTaken || len(be.Unprocessed) != left {
+		t.Fatalf("%d written, %d taken, %d unprocessed of %d; want %d, %d, %d", len(api.written), taken, len(be.Unprocessed), be.Total, written, wantTaken, left)
+	}
+	return be
+}
+
+// unprocessedStay checks that the requests be reports unprocessed give
+// back want, in order, and still do after write, a later write that
+// succeeds: a write that fails keeps its state, whose memory its error's
+// requests share, rather than give it to the next write.
+func unprocessedStay(t *testing.T, be *keyfirst.BatchWriteError, want []Customer, write func() error) {
+	t.Helper()
+	check := func(when string) {
+		t.Helper()
+		if len(be.Unprocessed) != len(want) {
+			t.Fatalf("%s: %d unprocessed, want %d", when, len(be.Unprocessed), len(want))
+		}
+		for i, r := range be.Unprocessed {
+			if got, _ := r.Value().(Customer); got != want[i] {
+				t.Fatalf("%s: unprocessed %d = %+v, want %+v", when, i, got, want[i])
+			}
+		}
+	}
+	check("returned")
+	if err := write(); err != nil {
+		t.Fatal(err)
+	}
+	check("after a later write")
+}
+
+// storedCustomers reads the customers of cs back from DynamoDB Local, in
+// cs's order, with a consistent BatchGet.
+func storedCustomers(t *testing.T, client keyfirst.BatchGetItemAPI, s shop, cs []Customer) []Customer {
+	t.Helper()
+	ks := make([]keyfirst.Key[Customer], len(cs))
+	for i, c := range cs {
+		ks[i] = mustKey(t, s.customers, c)
+	}
+	got, err := s.customers.BatchGet(context.Background(), client, ks, keyfirst.ConsistentRead())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // TestBatchWriteSeqKeepsTheOrderOfAKey: a request whose key is already in
@@ -179,24 +255,13 @@ func TestBatchWriteSeqStopsWhenTheContextEnds(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	s := newShop(t, "")
 	cs := customers(60)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	taken := 0
-	start := time.Now()
-	err := s.table.BatchWriteSeq(ctx, stallingWriter(cancel), putSeq(s, cs, &taken, nil), longBackoff)
-	var be *keyfirst.BatchWriteError
-	if !errors.Is(err, keyfirst.ErrUnprocessed) || !errors.Is(err, context.Canceled) || !errors.As(err, &be) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(be.Unprocessed) != 25 || be.Total != 25 || taken != 25 {
-		t.Fatalf("%d unprocessed of %d, %d taken", len(be.Unprocessed), be.Total, taken)
-	}
-	if time.Since(start) > time.Minute {
-		t.Fatal("the backoff ignored the cancellation")
-	}
+	ctx := endedMidWrite(t, cs, func(ctx context.Context, api keyfirst.BatchWriteItemAPI, taken *int) error {
+		return s.table.BatchWriteSeq(ctx, api, putSeq(s, cs, taken, nil), longBackoff)
+	})
 	// Ended before the start: nothing taken, no request.
-	taken = 0
-	err = s.table.BatchWriteSeq(ctx, noCalls{T: t}, putSeq(s, cs, &taken, nil))
+	taken := 0
+	var be *keyfirst.BatchWriteError
+	err := s.table.BatchWriteSeq(ctx, noCalls{T: t}, putSeq(s, cs, &taken, nil))
 	if !errors.Is(err, context.Canceled) || !errors.As(err, &be) || len(be.Unprocessed) != 0 || taken != 0 {
 		t.Fatalf("err = %v, %d taken", err, taken)
 	}
@@ -244,14 +309,7 @@ func TestBatchWriteSeqOnLocal(t *testing.T) {
 	if wc.Requests != 13 {
 		t.Fatalf("%d requests, want 13 (310 requests of 25)", wc.Requests)
 	}
-	ks := make([]keyfirst.Key[Customer], len(cs))
-	for i, c := range cs {
-		ks[i] = mustKey(t, s.customers, c)
-	}
-	got, err := s.customers.BatchGet(ctx, client, ks, keyfirst.ConsistentRead())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := storedCustomers(t, client, s, cs)
 	if len(got) != 291 || got[0] != changed || got[1] != cs[10] || got[290] != cs[299] {
 		t.Fatalf("read %d items, first %+v, second %+v", len(got), got[0], got[1])
 	}
