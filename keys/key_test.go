@@ -2,6 +2,7 @@ package keys_test
 
 import (
 	"cmp"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -194,9 +195,19 @@ func FuzzKey(f *testing.F) {
 			err error
 		}{{x, ex, errx}, {y, ey, erry}} {
 			if v.err != nil {
-				// Int[int16](4) holds -999 through 9999.
-				if validID(v.tu.id, keys.MaxKeyBytes) == nil && v.tu.n >= -999 && v.tu.n <= 9999 {
+				// Int[int16](4) holds -999 through 9999 in 4 bytes; the
+				// whole key, its prefix and separators included, holds
+				// at most MaxKeyBytes.
+				size := len(v.tu.s) + 1 + len(v.tu.id) + 1 + 4
+				if prefixed {
+					size += len("ORD#")
+				}
+				valid := validID(v.tu.id, keys.MaxKeyBytes) == nil && v.tu.n >= -999 && v.tu.n <= 9999
+				switch {
+				case valid && size <= keys.MaxKeyBytes:
 					t.Fatalf("Encode(%v) = %v", v.tu, v.err)
+				case valid && !errors.Is(v.err, keys.ErrTooLong):
+					t.Fatalf("Encode(%v), a key of %d bytes, = %v, want ErrTooLong", v.tu, size, v.err)
 				}
 				continue
 			}
