@@ -41,7 +41,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	}
 	ps := e.puts.Get().(*putStream[T])
 	s, vals := &ps.batchStream, &ps.vals
-	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut"})
+	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut", entity: e.typeName})
 	ar := arenas.Get().(*arena) // every item's plan's
 	for v := range items {
 		s.taken++

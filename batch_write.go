@@ -222,14 +222,16 @@ func (t *Table) checkWrite(r *WriteRequest, i int) error {
 }
 
 // batchWriter sends checked requests of one table with BatchWriteItem for
-// the keyfirst call named call, numbering the requests it sends across
-// its calls (Request.Seq).
+// the keyfirst call named call (of the entity type entity, "" for a batch
+// of any), numbering the requests it sends across its calls
+// (Request.Seq).
 type batchWriter struct {
-	t    *Table
-	api  BatchWriteItemAPI
-	o    Options
-	call string
-	seq  int
+	t      *Table
+	api    BatchWriteItemAPI
+	o      Options
+	call   string
+	entity string
+	seq    int
 }
 
 // write sends reqs in requests of at most 25 until each is processed (see
@@ -239,7 +241,7 @@ func (w *batchWriter) write(ctx context.Context, reqs []WriteRequest) ([]int, er
 	return drain(ctx, o, len(reqs), MaxBatchWrite, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		in := t.writeInput(reqs, chunk, o.returnCapacity())
 		w.seq++
-		out, err := Send(ctx, t, Request{Call: w.call, Seq: w.seq, Input: in},
+		out, err := Send(ctx, t, Request{Call: w.call, Entity: w.entity, Seq: w.seq, Input: in},
 			func(ctx context.Context) (*dynamodb.BatchWriteItemOutput, error) {
 				return w.api.BatchWriteItem(ctx, in)
 			})

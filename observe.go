@@ -43,7 +43,7 @@ type Request struct {
 	// or the stream's DescribeStream, GetShardIterator and GetRecords.
 	Operation string
 	// Call is the keyfirst call that sends it: Get, Put, Modify,
-	// BatchWrite, BatchWriteSeq, query.Query, query.Scan, txn.Write,
+	// BatchWrite, BatchWriteSeq, BatchPut, query.Query, query.Scan, txn.Write,
 	// migrate.Backfill, stream.NewConsumer, stream.Consumer, Table.Create,
 	// Table.Check, Table.AddIndex, ...
 	Call string
@@ -52,7 +52,8 @@ type Request struct {
 	// Index is the secondary index read, empty for the table.
 	Index string
 	// Entity is the entity type, empty when the request holds several (a
-	// batch, a transaction, a collection query, a scan of the table).
+	// batch of BatchWrite or BatchWriteSeq, a transaction, a collection
+	// query, a scan of the table).
 	Entity string
 	// Key is the primary key of the item of an item operation (GetItem,
 	// PutItem, UpdateItem, DeleteItem); a query's key condition is

@@ -57,6 +57,9 @@ func TestObserverSeesEveryItemOperation(t *testing.T) {
 	if err := s.table.BatchWriteSeq(ctx, client, slices.Values([]keyfirst.WriteRequest{s.customers.PutRequest(Customer{ID: "c2", Name: "Bo"})})); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.customers.BatchPut(ctx, client, slices.Values([]Customer{{ID: "c3", Name: "Cy"}})); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.orders.BatchGet(ctx, client, []keyfirst.Key[Order]{key}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +70,7 @@ func TestObserverSeesEveryItemOperation(t *testing.T) {
 	want := []string{
 		"PutItem Put ORDER #1", "GetItem Get ORDER #1",
 		"GetItem Modify ORDER #1", "UpdateItem Modify ORDER #1", "UpdateItem Replace ORDER #1",
-		"BatchWriteItem BatchWrite  #1", "BatchWriteItem BatchWriteSeq  #1", "BatchGetItem BatchGet ORDER #1", "DeleteItem Delete ORDER #1",
+		"BatchWriteItem BatchWrite  #1", "BatchWriteItem BatchWriteSeq  #1", "BatchWriteItem BatchPut CUSTOMER #1", "BatchGetItem BatchGet ORDER #1", "DeleteItem Delete ORDER #1",
 	}
 	if got := observetest.Calls(seen); !slices.Equal(got, want) {
 		t.Fatalf("observed\n\t%q\nwant\n\t%q", got, want)
