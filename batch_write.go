@@ -75,14 +75,6 @@ func (e *Entity[T]) PutRequest(item T) WriteRequest {
 // BatchWriteItem takes no condition, which a version, a unique field and
 // a created time need.
 func (e *Entity[T]) batchPutRefused(op string) error {
-	if e.version == "" && len(e.unique) == 0 && !e.keepsCreated() {
-		return nil
-	}
-	return e.batchPutRefusal(op)
-}
-
-// batchPutRefusal is batchPutRefused's error.
-func (e *Entity[T]) batchPutRefusal(op string) error {
 	if e.version != "" {
 		return e.versionedBatch()
 	}

@@ -96,9 +96,9 @@ type attrValue struct {
 // V is def's value: A for a keys.Key1[A], keys.T2[A, B] for a
 // keys.Key2[A, B], and so on.
 func Composite[V any](attr string, def keys.Def[V]) Side[V] {
-	app := appendOf(def)
 	ds := defSide(def, false, attr)
-	_, ds.keysText = def.(keys.Key1[V])
+	var app func(dst []byte, v V) ([]byte, error)
+	app, ds.keysText = appendOf(def)
 	s := single(ds, func(v V, sl *codec.Slab) (types.AttributeValue, error) { return compositeValue(app, v, sl) })
 	s.text = app
 	s.dec = func(in []types.AttributeValue) (V, error) {
@@ -123,15 +123,16 @@ func compositeValue[V any](app func(dst []byte, v V) ([]byte, error), v V, sl *c
 
 // appendOf is def's AppendValue: a keys.Key1's own Append (one call,
 // where the interface's takes three), nil for a nil def (whose side is
-// refused, and never encodes).
-func appendOf[V any](def keys.Def[V]) func(dst []byte, v V) ([]byte, error) {
+// refused, and never encodes). key1 tells a keys.Key1, whose texts keys
+// has checked (side.keysText).
+func appendOf[V any](def keys.Def[V]) (app func(dst []byte, v V) ([]byte, error), key1 bool) {
 	switch k := def.(type) {
 	case nil:
-		return nil
+		return nil, false
 	case keys.Key1[V]:
-		return k.Append
+		return k.Append, true
 	}
-	return def.AppendValue
+	return def.AppendValue, false
 }
 
 // single is a side of one attribute whose value one encodes.
