@@ -23,19 +23,21 @@ import (
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
-	// fields and derived hold the item's values until its map is made,
-	// with room for exactly the attributes it has: its fields' values (by
-	// field, nil for a field it does not have) and the derived attributes
-	// it is given (index keys, the derived expiry). Each attribute is put
-	// in the map once: a small map that is full grows even to replace a
-	// value.
-	fields  []types.AttributeValue
-	derived []namedValue
-	// fieldRoom and derivedRoom back fields and derived for most
-	// entities, so that an arena the pool had to make is one allocation.
-	fieldRoom   [24]types.AttributeValue
-	derivedRoom [8]namedValue
 }
+
+// The values of an item's fields (by field, nil for a field it does not
+// have) and its derived attributes (index keys, the derived expiry) are
+// held until its map is made, with room for exactly the attributes it
+// has (each attribute is put in the map once: a small map that is full
+// grows even to replace a value), on the stack of the plan that makes
+// it ([Entity.planAt]), in room of these sizes: a value written there
+// costs no write barrier while the collector marks (a write to the heap
+// does, and a batch makes several per item), and nothing of it has to be
+// cleared. An entity with more takes the rest from the heap.
+const (
+	fieldRoom   = 24
+	derivedRoom = 8
+)
 
 // namedValue is an attribute of an item: its name and value.
 type namedValue struct {
@@ -46,11 +48,7 @@ type namedValue struct {
 // arenas are the arenas of plans in progress: a plan takes one and gives
 // it back, so that a write allocates only what its item keeps. A write of
 // many items (BatchPut) takes one for all of them.
-var arenas = sync.Pool{New: func() any {
-	a := new(arena)
-	a.fields, a.derived = a.fieldRoom[:0], a.derivedRoom[:0]
-	return a
-}}
+var arenas = sync.Pool{New: func() any { return new(arena) }}
 
 // textHint is the room an entity's arenas start with for texts: the most
 // an item of the entity has used so far, so that after the first writes
@@ -91,8 +89,10 @@ func (h *textHint) saw(n int) {
 // prepare readies a, an arena that holds nothing, for a plan of the item
 // at v: room for each string and number value the item can have (its
 // fields', list elements included, its derived attributes', the entity
-// type's and the version's), and the entity's text hint.
-func (e *Entity[T]) prepare(a *arena, v *T) {
+// type's and the version's), and the entity's text hint. It returns
+// fields, empty, resliced (or made, when its room is too small) to hold a
+// value for each of T's fields.
+func (e *Entity[T]) prepare(a *arena, v *T, fields []types.AttributeValue) []types.AttributeValue {
 	n := e.slabOwn
 	if e.codec.Direct() {
 		n += e.codec.SlabValues(unsafe.Pointer(v))
@@ -100,12 +100,11 @@ func (e *Entity[T]) prepare(a *arena, v *T) {
 		n += e.codec.Len()
 	}
 	a.sl.Reset(n, e.texts.get())
-	if nf := e.codec.Len(); cap(a.fields) < nf {
-		a.fields = make([]types.AttributeValue, nf)
+	if nf := e.codec.Len(); cap(fields) < nf {
+		return make([]types.AttributeValue, nf)
 	} else {
-		a.fields = a.fields[:nf]
+		return fields[:nf]
 	}
-	a.derived = a.derived[:0]
 }
 
 // slabValues is the count of the string and number values of an item's
@@ -134,6 +133,4 @@ func (e *Entity[T]) release(a *arena, usedOut bool) {
 	if usedOut {
 		a.out = [len(a.out)]types.AttributeValue{}
 	}
-	clear(a.fields)
-	clear(a.derived) // written only by append: nothing past its length holds a value
 }

@@ -81,7 +81,9 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	if pooled {
 		ar = arenas.Get().(*arena)
 	}
-	e.prepare(ar, v)
+	var fieldVals [fieldRoom]types.AttributeValue // see fieldRoom
+	var derivedVals [derivedRoom]namedValue
+	fields, derived := e.prepare(ar, v, fieldVals[:0]), derivedVals[:0]
 	sl := &ar.sl
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	defer func() {
@@ -108,8 +110,9 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 
 	var in uint64 // the groups the item is in, by position (at most MaxGSIs+MaxLSIs)
 	for gi := range e.groups {
-		ok, n, err := e.deriveGroup(&e.groups[gi], v, p, &fr, &ar.derived)
-		if err != nil {
+		var ok bool
+		var n int
+		if derived, ok, n, err = e.deriveGroup(&e.groups[gi], v, p, &fr, derived); err != nil {
 			return err
 		}
 		if ok {
@@ -118,29 +121,29 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 		size += n
 	}
 
-	n, err := e.encodeFields(v, ar.fields, sl)
+	n, err := e.encodeFields(v, fields, sl)
 	if err != nil {
 		return e.encodeError(err)
 	}
 	size += n
 	if len(e.life.fields) > 0 || e.life.after != nil {
-		if n, err = e.lifeValues(v, p, ar); err != nil {
+		if derived, n, err = e.lifeValues(v, p, fields, derived); err != nil {
 			return err
 		}
 		size += n
 	}
 	if e.keyField[0] {
-		size -= keyFieldOnce(ar.fields, e.keyAt[0], e.pk.attr.Name, pk)
+		size -= keyFieldOnce(fields, e.keyAt[0], e.pk.attr.Name, pk)
 	}
 	if e.keyField[1] {
-		size -= keyFieldOnce(ar.fields, e.keyAt[1], e.sk.attr.Name, sk)
+		size -= keyFieldOnce(fields, e.keyAt[1], e.sk.attr.Name, sk)
 	}
 	if e.version != "" && version >= 0 {
-		if old := ar.fields[e.versionAt]; old != nil {
+		if old := fields[e.versionAt]; old != nil {
 			size -= itemsize.Size(e.version, old)
 		}
 		versionAV := sl.Num(sl.Text(strconv.AppendInt(sl.Bytes(), version, 10)))
-		ar.fields[e.versionAt] = versionAV
+		fields[e.versionAt] = versionAV
 		size += itemsize.Size(e.version, versionAV)
 	}
 
@@ -151,7 +154,7 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 		g := &e.groups[gi]
 		for fi := range g.fields {
 			d := &g.fields[fi]
-			av := ar.fields[d.at]
+			av := fields[d.at]
 			if av == nil {
 				if g.decides && in&(1<<gi) != 0 { // derived all or none
 					return e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
@@ -169,7 +172,7 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
-			if ar.fields[d.at], _, err = e.checkKeyValue(d, av); err != nil {
+			if fields[d.at], _, err = e.checkKeyValue(d, av); err != nil {
 				return err
 			}
 		}
@@ -178,8 +181,8 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	// The item's map, made for exactly what it has (a sparse item out of
 	// an index, or without an omitted field, takes a smaller one), each
 	// attribute put once.
-	p.room = e.extraAttrs + len(ar.derived)
-	for _, av := range ar.fields {
+	p.room = e.extraAttrs + len(derived)
+	for _, av := range fields {
 		if av != nil {
 			p.room++
 		}
@@ -191,10 +194,10 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	if e.hasSK && !e.keyField[1] {
 		p.item[e.sk.attr.Name] = sk
 	}
-	for _, d := range ar.derived {
+	for _, d := range derived {
 		p.item[d.name] = d.av
 	}
-	e.codec.Store(p.item, ar.fields)
+	e.codec.Store(p.item, fields)
 	typeAV := sl.Str(e.typeName)
 	p.item[e.table.typeAttr] = typeAV
 	size += len(e.table.typeAttr) + len(e.typeName) // a string's size
@@ -246,10 +249,10 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 }
 
 // deriveGroup runs the derivations of one index: all of them present puts
-// the item in the index (in; their values appended to derived), any of
-// them absent keeps it out (every derived attribute
-// of the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], derived *[]namedValue) (in bool, size int, err error) {
+// the item in the index (in; their values appended to derived, which it
+// returns), any of them absent keeps it out (every derived attribute of
+// the index removed).
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], derived []namedValue) (_ []namedValue, in bool, size int, err error) {
 	in = true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	var sizes [MaxKeyAttributes * 2]int
@@ -257,14 +260,14 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		d := &g.derived[i]
 		av, ok, err := fr.get(d, v)
 		if err != nil {
-			return false, 0, e.itemError(*d, ItemDerive, "", err)
+			return derived, false, 0, e.itemError(*d, ItemDerive, "", err)
 		}
 		if !ok {
 			in = false
 			continue
 		}
 		if vals[i], sizes[i], err = e.checkKeyValue(d, av); err != nil {
-			return false, 0, err
+			return derived, false, 0, err
 		}
 	}
 	if !in {
@@ -273,14 +276,14 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		} else {
 			p.remove = append(p.remove, g.out...)
 		}
-		return false, 0, nil
+		return derived, false, 0, nil
 	}
 	for i := range g.derived {
 		d := &g.derived[i]
-		*derived = append(*derived, namedValue{name: d.attr.Name, av: vals[i]})
+		derived = append(derived, namedValue{name: d.attr.Name, av: vals[i]})
 		size += sizes[i]
 	}
-	return true, size, nil
+	return derived, true, size, nil
 }
 
 // funcResults holds, for one write, the result of the last Func binding

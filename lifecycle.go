@@ -217,19 +217,19 @@ func (e *Entity[T]) stampTimes(v *T, now time.Time) {
 	}
 }
 
-// lifeValues replaces, in the arena's field values, the encoding of each
+// lifeValues replaces, in the item's field values, the encoding of each
 // lifecycle field of *v with the one keyfirst stores, adds the derived
-// expiry to its derived attributes, and returns the change of the item's
-// size: Created and Updated in [TimeKeyLayout] (left out when zero, which
+// expiry to its derived attributes (returned), and returns the change of
+// the item's size: Created and Updated in [TimeKeyLayout] (left out when zero, which
 // only a plan without a clock reading has), Expires as a Number of epoch
 // seconds (left out when zero: the item never expires).
-func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T], ar *arena) (int, error) {
-	size, fields := 0, ar.fields
+func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T], fields []types.AttributeValue, derived []namedValue) ([]namedValue, int, error) {
+	size := 0
 	for i := range e.life.fields {
 		f := &e.life.fields[i]
 		av, err := e.lifeValue(f, *f.timeAt(unsafe.Pointer(v)))
 		if err != nil {
-			return 0, err
+			return derived, 0, err
 		}
 		if old := fields[f.at]; old != nil {
 			size -= itemsize.Size(f.attr, old)
@@ -244,16 +244,16 @@ func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T], ar *arena) (int, error) {
 		// as a derived key is.
 		av, err := e.lifeValue(&a.source, a.derivedExpiry(*a.source.timeAt(unsafe.Pointer(v))))
 		if err != nil {
-			return 0, err
+			return derived, 0, err
 		}
 		if av == nil {
 			p.remove = append(p.remove, a.source.attr)
 		} else {
-			ar.derived = append(ar.derived, namedValue{name: a.source.attr, av: av})
+			derived = append(derived, namedValue{name: a.source.attr, av: av})
 			size += itemsize.Size(a.source.attr, av)
 		}
 	}
-	return size, nil
+	return derived, size, nil
 }
 
 // storeExpiry adds to a partial update that stores the source field of

@@ -390,9 +390,9 @@ func (p *partialPlan[T]) keys() error {
 			return stale(decide)
 		}
 		var plan itemPlan[T]
-		var derived []namedValue
 		var fr funcResults[T]
-		if _, _, err := e.deriveGroup(g, v, &plan, &fr, &derived); err != nil {
+		derived, _, _, err := e.deriveGroup(g, v, &plan, &fr, nil)
+		if err != nil {
 			if !p.knows(value) {
 				return stale(value)
 			}
