@@ -63,7 +63,7 @@ func TestBatchStreamTable(t *testing.T) {
 		if s.has(&r, keyDigest(k)) {
 			t.Fatalf("key %v found before it was added", k)
 		}
-		s.add(r, keyDigest(k))
+		s.add(&r, keyDigest(k))
 	}
 	// Keys of one slot, other digests.
 	slot := digestSlot(keyDigest(sKey("A-same-tail", "x")), streamBits)
@@ -76,7 +76,7 @@ func TestBatchStreamTable(t *testing.T) {
 		if s.has(&r, keyDigest(k)) {
 			t.Fatalf("key %v found before it was added", k)
 		}
-		s.add(r, keyDigest(k))
+		s.add(&r, keyDigest(k))
 	}
 	for i := range s.chunk {
 		if r := s.chunk[i]; !s.has(&r, keyDigest(r.key)) {

@@ -42,16 +42,19 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	ps := e.puts.Get().(*putStream[T])
 	s, vals := &ps.batchStream, &ps.vals
 	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut", entity: e.typeName})
+	for i := range s.room { // each request is of e and of the item at its place
+		s.room[i] = WriteRequest{table: e.table, of: e, put: &vals[i]}
+	}
 	ar := arenas.Get().(*arena) // every item's plan's
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
 		vals[at] = v
-		r := WriteRequest{table: e.table, of: e, put: &vals[at]}
-		if e.encodePut(ar, &r, &vals[at]); r.err != nil {
-			return s.refused(&r, r.err)
+		r := &s.room[at] // built in place: take does not copy it
+		if e.encodePut(ar, r, &vals[at]); r.err != nil {
+			return s.refused(r, r.err)
 		}
-		if err := s.take(ctx, &r); err != nil {
+		if err := s.take(ctx, r); err != nil {
 			return err
 		}
 		if at > 0 && len(s.chunk) == 1 { // the request of its key written first: r is now at 0

@@ -66,7 +66,9 @@ func TestBatchPutConcurrently(t *testing.T) {
 // are written, its own are not sent, and the stream is not read further;
 // the error gives back the items not written, in the stream's order, a
 // later item of a key already in its request of 25 included (BatchPut
-// reuses the memory of its items for the next 25).
+// reuses the memory of its items for the next 25), each request as
+// PutRequest builds it: the bad item's, built in the place of an item
+// written before, has no key.
 func TestBatchPutStopsAtABadItem(t *testing.T) {
 	s := newShop(t, "")
 	cs := customers(60)
@@ -80,6 +82,12 @@ func TestBatchPutStopsAtABadItem(t *testing.T) {
 	// 25 written, then 10 when again's key came, again and 9 more held
 	// when the bad item came.
 	be := stoppedAtBadItem(t, err, api, taken, 35, 46, 11)
+	for i, r := range be.Unprocessed {
+		want := s.customers.PutRequest(stream[35+i])
+		if r.Key() != want.Key() || r.IsDelete() {
+			t.Fatalf("unprocessed %d: key %q (delete %v), want %q", i, r.Key(), r.IsDelete(), want.Key())
+		}
+	}
 	unprocessedStay(t, be, stream[35:46], func() error {
 		return s.customers.BatchPut(context.Background(), &flakyWriter{}, slices.Values(customers(60)[20:]))
 	})

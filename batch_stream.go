@@ -113,7 +113,7 @@ func (s *batchStream) take(ctx context.Context, r *WriteRequest) *BatchWriteErro
 			return err
 		}
 	}
-	s.add(*r, digest)
+	s.add(r, digest)
 	if len(s.chunk) == MaxBatchWrite {
 		return s.flush(ctx)
 	}
@@ -134,6 +134,7 @@ func (s *batchStream) end(ctx context.Context) error {
 		return err
 	}
 	s.w = batchWriter{}
+	clear(s.room[:])
 	return nil
 }
 
@@ -149,15 +150,21 @@ func (s *batchStream) has(r *WriteRequest, digest uint64) bool {
 	return false
 }
 
-// add puts r, whose key the chunk does not have, in the chunk.
-func (s *batchStream) add(r WriteRequest, digest uint64) {
+// add puts r, whose key the chunk does not have, in the chunk: a copy of
+// it, unless r is already the room's next request (BatchPut builds its
+// requests there).
+func (s *batchStream) add(r *WriteRequest, digest uint64) {
 	at := digestSlot(digest, streamBits)
+	n := len(s.chunk)
 	for s.slots[at] != 0 {
 		at = (at + 1) & (streamSlots - 1)
 	}
-	s.slots[at] = uint8(len(s.chunk) + 1)
-	s.digests[len(s.chunk)] = digest
-	s.chunk = append(s.chunk, r)
+	s.slots[at] = uint8(n + 1)
+	s.digests[n] = digest
+	s.chunk = s.chunk[:n+1]
+	if r != &s.chunk[n] {
+		s.chunk[n] = *r
+	}
 }
 
 // flush writes the requests of the chunk, each until it is processed, and
@@ -171,7 +178,10 @@ func (s *batchStream) flush(ctx context.Context) *BatchWriteError {
 		slices.Sort(left)
 		return batchWriteError(s.chunk, left, s.taken, err)
 	}
-	clear(s.chunk) // the written items are not kept alive
+	// The written requests stay in the room until the next ones replace
+	// them, or the stream ends (end): clearing them here would cost a
+	// write barrier per pointer while the collector marks, as replacing
+	// them does.
 	s.chunk = s.chunk[:0]
 	s.slots = [streamSlots]uint8{}
 	return nil

@@ -96,6 +96,8 @@ func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
 	var p itemPlan[T]
 	if r.err = e.planIn(ar, &p, v, -1); r.err == nil {
 		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
+	} else {
+		r.item, r.key = nil, keyPair{} // r may be a request reused (BatchPut)
 	}
 }
 
