@@ -89,16 +89,16 @@ func (e *Entity[T]) batchPutRefused(op string) error {
 	return nil
 }
 
-// encodePut gives r, a put request of *v (r.put), its item and key, or
-// the error of *v, whose lifecycle times it sets; its plan is made in ar
-// (nil: an arena of arenas).
+// encodePut gives r, a put request of *v (r.put) without an error, its
+// item and key, or the error of *v, whose lifecycle times it sets; its
+// plan is made in ar (nil: an arena of arenas).
 func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
 	var p itemPlan[T]
-	if r.err = e.planIn(ar, &p, v, -1); r.err == nil {
-		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
-	} else {
-		r.item, r.key = nil, keyPair{} // r may be a request reused (BatchPut)
+	if err := e.planIn(ar, &p, v, -1); err != nil {
+		r.item, r.key, r.err = nil, keyPair{}, err // r may be a request reused (BatchPut)
+		return
 	}
+	r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
 }
 
 // DeleteRequest builds a delete of the item with key for [Table.BatchWrite].
