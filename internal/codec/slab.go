@@ -19,8 +19,12 @@ import (
 // safe for concurrent use: a write builds its item with its own.
 type Slab struct {
 	// vals holds the S and the N values: the two types have the same
-	// memory layout (a string), checked at init.
+	// memory layout (a string), checked at init. next is the first not
+	// handed out: an index rather than vals resliced, whose pointer,
+	// written at each value, would cost a write barrier while the
+	// collector marks, shading two pointers.
 	vals []types.AttributeValueMemberS
+	next int
 	buf  []byte
 	used int // the bytes of text handed out, in buf or not
 }
@@ -45,29 +49,29 @@ var sameLayout = func() bool {
 // Reset gives sl room for values string and number values and bytes
 // bytes of text (two allocations), dropping what it had left.
 func (sl *Slab) Reset(values, bytes int) {
-	sl.vals = make([]types.AttributeValueMemberS, values)
+	sl.vals, sl.next = make([]types.AttributeValueMemberS, values), 0
 	sl.buf = make([]byte, 0, bytes)
 	sl.used = 0
 }
 
 // Str hands out a string value holding v.
 func (sl *Slab) Str(v string) *types.AttributeValueMemberS {
-	if sl == nil || len(sl.vals) == 0 {
+	if sl == nil || sl.next >= len(sl.vals) {
 		return &types.AttributeValueMemberS{Value: v}
 	}
-	x := &sl.vals[0]
-	sl.vals = sl.vals[1:]
+	x := &sl.vals[sl.next]
+	sl.next++
 	x.Value = v
 	return x
 }
 
 // Num hands out a number value holding v.
 func (sl *Slab) Num(v string) *types.AttributeValueMemberN {
-	if sl == nil || len(sl.vals) == 0 || !sameLayout {
+	if sl == nil || sl.next >= len(sl.vals) || !sameLayout {
 		return &types.AttributeValueMemberN{Value: v}
 	}
-	x := (*types.AttributeValueMemberN)(unsafe.Pointer(&sl.vals[0]))
-	sl.vals = sl.vals[1:]
+	x := (*types.AttributeValueMemberN)(unsafe.Pointer(&sl.vals[sl.next]))
+	sl.next++
 	x.Value = v
 	return x
 }
