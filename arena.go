@@ -23,6 +23,12 @@ import (
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
+	// shared > 1: the plans of up to shared items of a batch share the
+	// slab's allocations (codec.Slab.Keep), which release keeps; the
+	// batch's items live as long as each other (a request of 25), so an
+	// item's values keep at most a few others' alive. The batch empties
+	// the arena (endShared) before giving it back.
+	shared int
 }
 
 // The values of an item's fields (by field, nil for a field it does not
@@ -99,7 +105,11 @@ func (e *Entity[T]) prepare(a *arena, v *T, fields []types.AttributeValue) []typ
 	} else {
 		n += e.codec.Len()
 	}
-	a.sl.Reset(n, e.texts.get())
+	if a.shared > 1 {
+		a.sl.Keep(n, e.texts.get(), a.shared)
+	} else {
+		a.sl.Reset(n, e.texts.get())
+	}
 	if nf := e.codec.Len(); cap(fields) < nf {
 		return make([]types.AttributeValue, nf)
 	} else {
@@ -129,8 +139,16 @@ func (e *Entity[T]) slabValues() int {
 // otherwise empty).
 func (e *Entity[T]) release(a *arena, usedOut bool) {
 	e.texts.saw(a.sl.Used())
-	a.sl = codec.Slab{}
+	if a.shared <= 1 {
+		a.sl = codec.Slab{}
+	}
 	if usedOut {
 		a.out = [len(a.out)]types.AttributeValue{}
 	}
+}
+
+// endShared empties a, whose slab items of a batch shared, of the last of
+// them.
+func (a *arena) endShared() {
+	a.sl, a.shared = codec.Slab{}, 0
 }

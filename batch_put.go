@@ -20,7 +20,8 @@ import (
 //
 // It holds one request of 25 and the 25 items it was built from, which it
 // reuses for the next 25: unlike PutRequest, it does not copy each item
-// to the heap. A BatchPut that returns nil gives that memory to the next
+// to the heap, and the string and number values of the items of a
+// request share their allocations (the items are sent together). A BatchPut that returns nil gives that memory to the next
 // BatchPut of the entity. An entity that cannot be batch-written (a
 // version, a unique field, a created time; see PutRequest) is refused
 // with PutRequest's error before any item is taken. A nil items is an
@@ -46,6 +47,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 		s.room[i] = WriteRequest{table: e.table, of: e, put: &vals[i]}
 	}
 	ar := arenas.Get().(*arena) // every item's plan's
+	ar.shared = MaxBatchWrite   // the items of a request of 25 share its slab
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
@@ -62,6 +64,7 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 			s.chunk[0].put = &vals[0]
 		}
 	}
+	ar.endShared()
 	arenas.Put(ar)
 	if err := s.end(ctx); err != nil {
 		return err

@@ -241,3 +241,55 @@ func encodeDirect[T any](c *Codec, v *T, sl *Slab) (map[string]types.AttributeVa
 	c.Store(m, vals)
 	return m, size, err
 }
+
+// TestSlabKeep: items that share a slab (Keep) take their values and
+// texts from the room of several, in two allocations, each item's values
+// its own and its Used counted from its Keep; an item the room left cannot
+// hold takes new room.
+func TestSlabKeep(t *testing.T) {
+	c := mustCodec(t, reflect.TypeFor[slabbed]())
+	v := slabbed{A: "a", B: "b", C: "c", D: "d", When: time.Date(2020, 1, 2, 3, 4, 5, 6, time.UTC), N: 12345, F: 1.5, L: []string{"x", "y", "z"}, Yes: true}
+	want, err := attributevalue.MarshalMap(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := len("2020-01-02T03:04:05.000000006Z") + len("12345") + len("1.5") + 2*boolSize
+	var sl Slab
+	items := make([]map[string]types.AttributeValue, 3)
+	encode := func(ready func()) float64 {
+		return testing.AllocsPerRun(1, func() {
+			sl = Slab{}
+			for i := range items {
+				ready()
+				if items[i], _, err = encodeDirect(c, &v, &sl); err != nil {
+					t.Fatal(err)
+				}
+				if used := sl.Used(); used != text {
+					t.Fatalf("item %d: %d bytes of text used, want %d", i, used, text)
+				}
+			}
+		})
+	}
+	each := encode(func() { sl.Reset(10, text) })
+	shared := encode(func() { sl.Keep(10, text, 3) })
+	if each-shared != 4 { // the slab's two allocations for each item, or for the three
+		t.Errorf("three items make %v allocations sharing a slab, %v with one each: want 4 fewer", shared, each)
+	}
+	for i, item := range items {
+		if !reflect.DeepEqual(item, want) {
+			t.Fatalf("item %d:\n%#v\nwant\n%#v", i, item, want)
+		}
+	}
+	items[0]["A"].(*types.AttributeValueMemberS).Value = "changed"
+	items[0]["When"].(*types.AttributeValueMemberS).Value = "changed"
+	if !reflect.DeepEqual(items[1], want) || !reflect.DeepEqual(items[2], want) {
+		t.Fatal("changing one item changed another")
+	}
+	if sl.next != len(sl.vals) || len(sl.buf) != cap(sl.buf) {
+		t.Fatalf("three items left room: %d of %d values, %d of %d bytes", sl.next, len(sl.vals), len(sl.buf), cap(sl.buf))
+	}
+	sl.Keep(10, text, 3)
+	if sl.next != 0 || len(sl.vals) != 30 || cap(sl.buf) != 3*text {
+		t.Fatalf("a fourth item did not take new room: %d of %d values, %d bytes", sl.next, len(sl.vals), cap(sl.buf))
+	}
+}

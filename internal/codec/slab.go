@@ -54,6 +54,19 @@ func (sl *Slab) Reset(values, bytes int) {
 	sl.used = 0
 }
 
+// Keep readies sl for the next of the items that share it, which needs
+// values string and number values and bytes bytes of text: in the room sl
+// has left when that is enough, else in new room for n such items (Reset).
+// The items of a batch, which live as long as each other, then take two
+// allocations for several of them. Used counts the text from here.
+func (sl *Slab) Keep(values, bytes, n int) {
+	if len(sl.vals)-sl.next >= values && cap(sl.buf)-len(sl.buf) >= bytes {
+		sl.used = 0
+		return
+	}
+	sl.Reset(values*n, bytes*n)
+}
+
 // Str hands out a string value holding v.
 func (sl *Slab) Str(v string) *types.AttributeValueMemberS {
 	if sl == nil || sl.next >= len(sl.vals) {
