@@ -36,10 +36,11 @@ type arena struct {
 // held until its map is made, with room for exactly the attributes it
 // has (each attribute is put in the map once: a small map that is full
 // grows even to replace a value), on the stack of the plan that makes
-// it ([Entity.planAt]), in room of these sizes: a value written there
-// costs no write barrier while the collector marks (a write to the heap
-// does, and a batch makes several per item), and nothing of it has to be
-// cleared. An entity with more takes the rest from the heap.
+// it ([Entity.planAt]), in room of these sizes, so that nothing of it
+// has to be cleared after the plan: while the collector marks, clearing
+// heap memory that holds pointers shades each pointer it drops (a write
+// barrier), and a batch clears for every item. An entity with more takes
+// the rest from the heap.
 const (
 	fieldRoom   = 24
 	derivedRoom = 8

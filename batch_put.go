@@ -21,10 +21,11 @@ import (
 // It holds one request of 25 and the 25 items it was built from, which it
 // reuses for the next 25: unlike PutRequest, it does not copy each item
 // to the heap, and the string and number values of the items of a
-// request share their allocations (the items are sent together). A BatchPut that returns nil gives that memory to the next
-// BatchPut of the entity. An entity that cannot be batch-written (a
-// version, a unique field, a created time; see PutRequest) is refused
-// with PutRequest's error before any item is taken. A nil items is an
+// request share their allocations (the items are sent together). A
+// BatchPut that returns nil gives that memory to the next BatchPut of
+// the entity. An entity that cannot be batch-written (a version, a
+// unique field, a created time; see PutRequest) is refused with
+// PutRequest's error before any item is taken. A nil items is an
 // [*OptionError].
 func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items iter.Seq[T], optFns ...func(*Options)) error {
 	o, err := buildOptions("BatchPut", TakesRetries, optFns)
