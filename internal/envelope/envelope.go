@@ -64,12 +64,18 @@ func sign(secret, body []byte) []byte {
 // decodes its payload into v, a pointer to the type its payload was
 // marshalled from, refusing unknown fields, trailing data and any other
 // spelling of the same JSON (spaces, escapes, a field name in another
-// case or repeated, another base64 of the same bytes: json.Marshal of v
-// must give the payload back byte for byte). Its errors wrap ErrMalformed,
-// ErrTampered or ErrMismatch (a signed cursor for a read without a key).
+// case or repeated, another base64 of the same bytes, a line break in
+// it: json.Marshal of v must give the payload back byte for byte). Its
+// errors wrap ErrMalformed, ErrTampered or ErrMismatch (a signed cursor
+// for a read without a key).
 func Open(c string, max int, secret []byte, v any) error {
 	if len(c) > max {
 		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformed, len(c), max)
+	}
+	if strings.ContainsAny(c, "\r\n") {
+		// base64 decoding skips line breaks, even Strict's: the cursor
+		// with one inserted would be another spelling of the same one.
+		return fmt.Errorf("%w: a line break", ErrMalformed)
 	}
 	body, mac, signed := strings.Cut(c, ".")
 	if len(secret) > 0 {

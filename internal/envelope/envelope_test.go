@@ -36,6 +36,10 @@ func TestSealOpen(t *testing.T) {
 		{"signed without a key", signed, nil, ErrMismatch},
 		{"not base64", "!!", nil, ErrMalformed},
 		{"padded base64", body + "=", nil, ErrMalformed},
+		// base64 decoders skip line breaks: one found by FuzzCursor.
+		{"a carriage return in the base64", unsigned[:4] + "\r" + unsigned[4:], nil, ErrMalformed},
+		{"a newline in the base64", unsigned[:4] + "\n" + unsigned[4:], nil, ErrMalformed},
+		{"a newline in the signature", body + "." + mac[:4] + "\n" + mac[4:], key, ErrMalformed},
 		{"invalid UTF-8", Seal(nil, []byte("{\"a\":\"\xff\"}"), nil), nil, ErrMalformed},
 		{"unknown field", Seal(nil, []byte(`{"a":"x","z":1}`), nil), nil, ErrMalformed},
 		{"trailing data", Seal(nil, []byte(`{"a":"x"} {}`), nil), nil, ErrMalformed},
