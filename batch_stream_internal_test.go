@@ -3,7 +3,6 @@ package keyfirst
 import (
 	"context"
 	"fmt"
-	"iter"
 	"reflect"
 	"testing"
 
@@ -57,7 +56,7 @@ func TestEndedStreamHoldsNothing(t *testing.T) {
 	}
 	ctx := context.Background()
 	for round := range 20 {
-		if err := byFields.table.BatchWriteSeq(ctx, writesAll{}, iter.Seq[WriteRequest](requests)); err != nil {
+		if err := byFields.table.BatchWriteSeq(ctx, writesAll{}, requests); err != nil {
 			t.Fatal(err)
 		}
 		s := streams.Get().(*batchStream)
