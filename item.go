@@ -139,11 +139,26 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 		size += n
 	}
 
-	n, err := e.encodeFields(v, fields, sl)
-	if err != nil {
-		return e.encodeError(err)
+	var n int
+	if e.codec.Direct() && len(fields) <= fieldRoom {
+		// Each value is stored in planAt's own array, by index: a store
+		// to a local array needs no write barrier, one through a slice
+		// (encodeFields's) has one.
+		base := unsafe.Pointer(v)
+		for i := range fields {
+			var av types.AttributeValue
+			if av, n, err = e.codec.EncodeFieldDirect(i, base, sl); err != nil {
+				return e.encodeError(err)
+			}
+			fieldVals[i] = av
+			size += n
+		}
+	} else {
+		if n, err = e.encodeFields(v, fields, sl); err != nil {
+			return e.encodeError(err)
+		}
+		size += n
 	}
-	size += n
 	if len(e.life.fields) > 0 || e.life.after != nil {
 		if derived, n, err = e.lifeValues(v, p, fields, derived); err != nil {
 			return err

@@ -25,19 +25,29 @@ import (
 func (c *Codec) EncodeDirect(base unsafe.Pointer, out []types.AttributeValue, sl *Slab) (int, error) {
 	out, size := out[:len(c.fields)], 0
 	for i := range c.fields {
-		f := &c.fields[i]
-		av, n := f.encodeAt(unsafe.Add(base, f.offset), sl)
+		av, n, err := c.EncodeFieldDirect(i, base, sl)
 		out[i] = av
-		if av == nil {
-			continue
-		}
-		n, err := f.checkedSize(av, n)
 		if err != nil {
 			return size, err
 		}
 		size += n
 	}
 	return size, nil
+}
+
+// EncodeFieldDirect is [Codec.EncodeDirect] of field i alone (in the
+// codec's order, that of [Codec.Store]'s values): its value, nil when the
+// item does not have it, and its size. A caller that stores each value
+// in an array of its own, by index, spares the write barrier of a store
+// through a slice.
+func (c *Codec) EncodeFieldDirect(i int, base unsafe.Pointer, sl *Slab) (types.AttributeValue, int, error) {
+	f := &c.fields[i]
+	av, n := f.encodeAt(unsafe.Add(base, f.offset), sl)
+	if av == nil {
+		return nil, 0, nil
+	}
+	n, err := f.checkedSize(av, n)
+	return av, n, err
 }
 
 // SlabValues is the number of string and number values EncodeDirect
