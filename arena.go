@@ -1,7 +1,6 @@
 package keyfirst
 
 import (
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -17,17 +16,17 @@ import (
 // binding. An item's values live as long as each other, so nothing is
 // kept alive that the item does not hold.
 //
-// The item holds the slab's values and texts, never the arena, which is
-// emptied of every reference when its plan is made (release) and goes
-// back to arenas, or on to the next item of a BatchPut.
+// An arena is a local of the plan (or of the BatchPut whose items share
+// it), on its stack ([noEscape]): the item holds the slab's values and
+// texts, never the arena, which dies with the call, so nothing has to be
+// emptied for the next item, and no pool is taken from and given back to.
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
 	// shared > 1: the plans of up to shared items of a batch share the
-	// slab's allocations (codec.Slab.Keep), which release keeps; the
-	// batch's items live as long as each other (a request of 25), so an
-	// item's values keep at most a few others' alive. The batch empties
-	// the arena (endShared) before giving it back.
+	// slab's allocations (codec.Slab.Keep); the batch's items live as
+	// long as each other (a request of 25), so an item's values keep at
+	// most a few others' alive.
 	shared int
 }
 
@@ -51,11 +50,6 @@ type namedValue struct {
 	name string
 	av   types.AttributeValue
 }
-
-// arenas are the arenas of plans in progress: a plan takes one and gives
-// it back, so that a write allocates only what its item keeps. A write of
-// many items (BatchPut) takes one for all of them.
-var arenas = sync.Pool{New: func() any { return new(arena) }}
 
 // textHint is the room an entity's arenas start with for texts: the most
 // an item of the entity has used so far, so that after the first writes
@@ -93,12 +87,12 @@ func (h *textHint) saw(n int) {
 	}
 }
 
-// prepare readies a, an arena that holds nothing, for a plan of the item
-// at v: room for each string and number value the item can have (its
-// fields', list elements included, its derived attributes', the entity
-// type's and the version's), and the entity's text hint. It returns
-// fields, empty, resliced (or made, when its room is too small) to hold a
-// value for each of T's fields.
+// prepare readies a, new or shared with a batch's items, for a plan of
+// the item at v: room for each string and number value the item can have
+// (its fields', list elements included, its derived attributes', the
+// entity type's and the version's), and the entity's text hint. It
+// returns fields, empty, resliced (or made, when its room is too small)
+// to hold a value for each of T's fields.
 func (e *Entity[T]) prepare(a *arena, v *T, fields []types.AttributeValue) []types.AttributeValue {
 	n := e.slabOwn
 	if e.codec.Direct() {
@@ -132,24 +126,4 @@ func (e *Entity[T]) slabValues() int {
 		n++
 	}
 	return n
-}
-
-// release records the text the plan used in the entity's hint and
-// empties a of everything of the item it made, for the next plan;
-// usedOut: a Func binding's results were put in a.out (which is
-// otherwise empty).
-func (e *Entity[T]) release(a *arena, usedOut bool) {
-	e.texts.saw(a.sl.Used())
-	if a.shared <= 1 {
-		a.sl = codec.Slab{}
-	}
-	if usedOut {
-		a.out = [len(a.out)]types.AttributeValue{}
-	}
-}
-
-// endShared empties a, whose slab items of a batch shared, of the last of
-// them.
-func (a *arena) endShared() {
-	a.sl, a.shared = codec.Slab{}, 0
 }

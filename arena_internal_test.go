@@ -1,11 +1,6 @@
 package keyfirst
 
-import (
-	"reflect"
-	"testing"
-
-	"github.com/keyfirst/keyfirst/internal/codec"
-)
+import "testing"
 
 // arenaOrder is an entity type whose keys come from a FuncE binding (its
 // results go through the arena's out) and from fields.
@@ -40,40 +35,4 @@ func arenaEntities(t *testing.T) (byFunc, byFields *Entity[arenaOrder]) {
 		t.Fatal(err)
 	}
 	return byFunc, byFields
-}
-
-// TestReleasedArenaHoldsNothing: after a plan, the arena it gives back
-// holds no value of the item (out of a Func binding's results, slab; the
-// item's field and derived values are on the plan's stack), so that a
-// pooled arena keeps no item alive. The arena taken from the pool right
-// after a plan, on the same goroutine, is the one the plan gave back;
-// each round checks it.
-func TestReleasedArenaHoldsNothing(t *testing.T) {
-	byFunc, byFields := arenaEntities(t)
-	for round := range 20 {
-		for name, plan := range map[string]func() error{
-			"FuncE": func() error {
-				var p itemPlan[arenaOrder]
-				return byFunc.plan(&p, &arenaOrder{Customer: "c1", ID: "o1", Status: "OPEN"}, -1)
-			},
-			"fields": func() error {
-				var p itemPlan[arenaOrder]
-				return byFields.plan(&p, &arenaOrder{Customer: "c1", ID: "o1", Status: "OPEN"}, -1)
-			},
-		} {
-			if err := plan(); err != nil {
-				t.Fatal(err)
-			}
-			a := arenas.Get().(*arena)
-			for i, av := range a.out {
-				if av != nil {
-					t.Fatalf("round %d, %s: the released arena's out[%d] holds %v", round, name, i, av)
-				}
-			}
-			if !reflect.DeepEqual(a.sl, codec.Slab{}) {
-				t.Fatalf("round %d, %s: the released arena's slab holds the item's room", round, name)
-			}
-			arenas.Put(a)
-		}
-	}
 }

@@ -16,16 +16,16 @@ import (
 // item (BenchmarkMarshal, BenchmarkMarshalPattern): the hand-written twin
 // makes 26. Every string and number value of the item and their texts
 // come from one arena; what is left is the arena's slab (2: its values
-// and its texts; the arena itself is reused), the map (4), the list of
-// tags (2), the item copied for the plan (1), and, for the functions,
-// the four strings they return.
+// and its texts; the arena, and the T the plan reads, are on the plan's
+// stack), the map (4), the list of tags (2), and, for the functions, the
+// four strings they return.
 func TestItemAllocations(t *testing.T) {
 	for name, c := range map[string]struct {
 		e   *keyfirst.Entity[benchOrder]
 		max float64
 	}{
-		"patterns":  {benchPatternEntity(t), 9},
-		"functions": {benchEntity(t, "bench"), 13},
+		"patterns":  {benchPatternEntity(t), 8},
+		"functions": {benchEntity(t, "bench"), 12},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := c.e.Item(benchValue); err != nil { // the entity learns the room of its texts
@@ -75,10 +75,10 @@ func TestItemArenaOwnValues(t *testing.T) {
 	}
 }
 
-// TestItemArenasConcurrent: arenas go back to a pool shared by every
-// entity and goroutine once a plan is made; items built at once by 8
-// goroutines, of two entities, each hold their own values, as a
-// hand-written program builds them (run under -race).
+// TestItemArenasConcurrent: items built at once by 8 goroutines, of two
+// entities that share their texts' hints with every goroutine, each hold
+// their own values, as a hand-written program builds them (run under
+// -race).
 func TestItemArenasConcurrent(t *testing.T) {
 	orders, shop := benchPatternEntity(t), newShop(t, "bench")
 	var wg sync.WaitGroup

@@ -47,8 +47,10 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	for i := range s.room { // each request is of e and of the item at its place
 		s.room[i] = WriteRequest{table: e.table, of: e, put: &vals[i]}
 	}
-	ar := arenas.Get().(*arena) // every item's plan's
-	ar.shared = MaxBatchWrite   // the items of a request of 25 share its slab
+	// Every item's plan's arena; the items of a request of 25 share its
+	// slab. It is on the heap: the loop's body is a closure that the
+	// stream's function holds (see noEscape).
+	ar := &arena{shared: MaxBatchWrite}
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
@@ -65,8 +67,6 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 			s.chunk[0].put = &vals[0]
 		}
 	}
-	ar.endShared()
-	arenas.Put(ar)
 	if err := s.end(ctx); err != nil {
 		return err
 	}

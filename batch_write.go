@@ -91,7 +91,7 @@ func (e *Entity[T]) batchPutRefused(op string) error {
 
 // encodePut gives r, a put request of *v (r.put) without an error, its
 // item and key, or the error of *v, whose lifecycle times it sets; its
-// plan is made in ar (nil: an arena of arenas).
+// plan is made in ar (nil: the plan's own).
 func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
 	var p itemPlan[T]
 	if err := e.planIn(ar, &p, v, -1); err != nil {

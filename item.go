@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strconv"
 	"time"
 	"unsafe"
@@ -48,26 +49,9 @@ type itemPlan[T any] struct {
 // too (Put keeps a stored one), Expires in epoch seconds.
 func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
 	var p itemPlan[T]
-	err := e.plan(&p, stackT(&v), -1)
+	err := e.plan(&p, noEscape(&v), -1) // see noEscape
+	runtime.KeepAlive(&v)
 	return p.item, err
-}
-
-// stackT returns v, hidden from escape analysis, so that a T that a
-// plan reads stays on its caller's stack: the plan hands *T to the
-// bindings' functions, which the compiler cannot see into, so it would
-// otherwise copy every T to the heap (a 128-byte allocation per item of
-// the benchmark's entity, 5 % of [Entity.Item]'s time). It is sound
-// because a plan keeps no pointer into *T past the call: the codec's
-// direct path copies what it reads (a string's or a slice's header, never
-// the address of a field; []byte values are copied), the bindings'
-// functions get T by value, and a binding of fields reads them through
-// their offsets during the call. TestItemHoldsNoPointerIntoT fails if an
-// item ever points into the T it was built from.
-//
-//go:nosplit
-func stackT[T any](v *T) *T {
-	x := uintptr(unsafe.Pointer(v)) // escape analysis does not follow a uintptr
-	return *(**T)(unsafe.Pointer(&x))
 }
 
 // plan builds in p the item for *v, written now by the entity's clock: it
@@ -78,8 +62,8 @@ func (e *Entity[T]) plan(p *itemPlan[T], v *T, version int64) error {
 	return e.planIn(nil, p, v, version)
 }
 
-// planIn is plan in the arena ar, which it leaves empty; a nil ar: one of
-// arenas.
+// planIn is plan in the arena ar, shared with other plans (BatchPut's);
+// a nil ar: the plan's own.
 func (e *Entity[T]) planIn(ar *arena, p *itemPlan[T], v *T, version int64) error {
 	var now time.Time
 	if len(e.life.fields) > 0 { // the clock is read only when a field keeps its time
@@ -95,9 +79,9 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	if !now.IsZero() {
 		e.stampTimes(v, now)
 	}
-	pooled := ar == nil
-	if pooled {
-		ar = arenas.Get().(*arena)
+	var own arena
+	if ar == nil {
+		ar = noEscape(&own) // see noEscape
 	}
 	var fieldVals [fieldRoom]types.AttributeValue // see fieldRoom
 	var derivedVals [derivedRoom]namedValue
@@ -105,10 +89,8 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	sl := &ar.sl
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	defer func() {
-		e.release(ar, fr.from != nil)
-		if pooled {
-			arenas.Put(ar)
-		}
+		e.texts.saw(sl.Used()) // the text the next item's arena starts with
+		runtime.KeepAlive(&own)
 	}()
 
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
