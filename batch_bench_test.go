@@ -13,6 +13,8 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/wirebody"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The cost of a batch write per item, keyfirst (BenchmarkBatchWrite/N/keyfirst:
@@ -89,6 +91,8 @@ func handBatchWrite(ctx context.Context, api keyfirst.BatchWriteItemAPI, table s
 }
 
 func BenchmarkBatchWrite(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := newShop(b, "bench")
 	ctx := context.Background()
 	for _, n := range []int{25, 2500, 10000} {
@@ -105,7 +109,7 @@ func BenchmarkBatchWrite(b *testing.B) {
 			{"hand", func(api keyfirst.BatchWriteItemAPI) error { return handBatchWrite(ctx, api, s.table.Name(), cs) }},
 		}
 		for _, v := range variants {
-			b.Run(fmt.Sprintf("%d/%s", n, v.name), func(b *testing.B) {
+			r.Run(fmt.Sprintf("%d/%s", n, v.name), func(b *testing.B) {
 				live, err := liveAtFirstWrite(v.write)
 				if err != nil {
 					b.Fatal(err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/wirebody"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The cost of a batch read, keyfirst (BenchmarkBatchGet/N/keyfirst:
@@ -124,13 +126,15 @@ func batchGetKeys(tb testing.TB, s shop, cs []Customer) ([]keyfirst.Key[Customer
 }
 
 func BenchmarkBatchGet(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := newShop(b, "bench")
 	ctx := context.Background()
 	for _, n := range []int{25, 100, 1000} {
 		cs := customers(n)
 		api := newFakeBatchGetter(cs)
 		ks, ids := batchGetKeys(b, s, cs)
-		b.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
+		r.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := s.customers.BatchGet(ctx, api, ks); err != nil {
@@ -138,7 +142,7 @@ func BenchmarkBatchGet(b *testing.B) {
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
+		r.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := handBatchGet(ctx, api, s.table.Name(), ids); err != nil {

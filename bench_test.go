@@ -15,6 +15,8 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/integration"
 	"github.com/keyfirst/keyfirst/keys"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The benchmark entity of issue 4: eight fields (two strings, an enum, a
@@ -255,8 +257,10 @@ var sinkItem map[string]types.AttributeValue
 var sinkOrder benchOrder
 
 func BenchmarkMarshal(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	benchMarshal(b, benchEntity(b, "bench"))
-	b.Run("attributevalue+keys", func(b *testing.B) {
+	r.Run("attributevalue+keys", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkItem, _ = marshalAttributeValue(benchValue)
@@ -267,13 +271,15 @@ func BenchmarkMarshal(b *testing.B) {
 // benchMarshal runs the pair keyfirst (e.Item) and hand (marshalByHand)
 // of a marshal benchmark.
 func benchMarshal(b *testing.B, e *keyfirst.Entity[benchOrder]) {
-	b.Run("keyfirst", func(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkItem, _ = e.Item(benchValue)
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkItem, _ = marshalByHand(benchValue)
@@ -282,18 +288,20 @@ func benchMarshal(b *testing.B, e *keyfirst.Entity[benchOrder]) {
 }
 
 func BenchmarkUnmarshal(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	e := benchEntity(b, "bench")
 	item, err := e.Item(benchValue)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkOrder, _ = e.Decode(item)
 		}
 	})
-	b.Run("attributevalue", func(b *testing.B) {
+	r.Run("attributevalue", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var o benchOrder
@@ -301,7 +309,7 @@ func BenchmarkUnmarshal(b *testing.B) {
 			sinkOrder = o
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkOrder, _ = unmarshalByHand(item)
@@ -312,6 +320,8 @@ func BenchmarkUnmarshal(b *testing.B) {
 // BenchmarkPutGetLocal: a Put and a Get through keyfirst beside the raw SDK
 // calls with hand-written maps, against DynamoDB Local (network included).
 func BenchmarkPutGetLocal(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	client := integration.Client(b)
 	e := benchEntity(b, "bench")
 	e = keyfirst.Must(e.In(localBinding(b, e.Table())))
@@ -331,7 +341,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.Run("Put/keyfirst", func(b *testing.B) {
+	r.Run("Put/keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := e.Put(ctx, client, benchValue); err != nil {
@@ -339,7 +349,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 			}
 		}
 	})
-	b.Run("Put/hand", func(b *testing.B) {
+	r.Run("Put/hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := handPut(ctx, client, name, benchValue); err != nil {
@@ -347,7 +357,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 			}
 		}
 	})
-	b.Run("Get/keyfirst", func(b *testing.B) {
+	r.Run("Get/keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := e.Get(ctx, client, key); err != nil {
@@ -355,7 +365,7 @@ func BenchmarkPutGetLocal(b *testing.B) {
 			}
 		}
 	})
-	b.Run("Get/hand", func(b *testing.B) {
+	r.Run("Get/hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var err error

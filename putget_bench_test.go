@@ -12,6 +12,8 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/wirebody"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The cost of a Put and of a Get of benchOrder, keyfirst beside the same
@@ -69,6 +71,8 @@ func putGetVariants(tb testing.TB) map[string]*keyfirst.Entity[benchOrder] {
 }
 
 func BenchmarkPutGet(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	ctx := context.Background()
 	variants := putGetVariants(b)
 	e := variants["keyfirst"]
@@ -86,7 +90,7 @@ func BenchmarkPutGet(b *testing.B) {
 			func() (err error) { sinkOrder, err = handGet(ctx, stub, table, benchValue); return err }},
 	} {
 		for _, name := range []string{"keyfirst", "keyfirst-observed"} {
-			b.Run(op.name+"/"+name, func(b *testing.B) {
+			r.Run(op.name+"/"+name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if err := op.mine(variants[name]); err != nil {
@@ -95,7 +99,7 @@ func BenchmarkPutGet(b *testing.B) {
 				}
 			})
 		}
-		b.Run(op.name+"/hand", func(b *testing.B) {
+		r.Run(op.name+"/hand", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := op.hand(); err != nil {

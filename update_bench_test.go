@@ -19,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/keyfirst/keyfirst"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The update of the benchmarks: add 5 to the order's total and set its
@@ -156,17 +158,19 @@ var sinkErr error
 // returns a canned ALL_NEW item (make bench runs them in interleaved
 // rounds).
 func BenchmarkUpdate(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	e := benchPatternEntity(b)
 	_, api := benchUpdated(b, e)
 	key := keyfirst.Must(e.Key(benchValue))
 	ctx := context.Background()
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkOrder, sinkErr = e.Update(ctx, api, key, benchUpdate)
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkOrder, sinkErr = rawUpdate(ctx, b, api, e.Table().Name())

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/keyfirst/keyfirst/keys"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The benchmarked key: CANCELLED#2019-07-01T00:00:00.000000#0000012345
@@ -59,7 +61,9 @@ func BenchmarkEncodeID(b *testing.B) {
 // key as a string), keyfirst-append (appended to a buffer reused) and
 // hand, each called through a function alike.
 func benchEncode(b *testing.B, encode func() (string, error), appendTo func(dst []byte) ([]byte, error), hand func() string) {
-	b.Run("keyfirst", func(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, err := encode()
@@ -69,7 +73,7 @@ func benchEncode(b *testing.B, encode func() (string, error), appendTo func(dst 
 			sinkString = s
 		}
 	})
-	b.Run("keyfirst-append", func(b *testing.B) {
+	r.Run("keyfirst-append", func(b *testing.B) {
 		b.ReportAllocs()
 		buf := make([]byte, 0, 64)
 		for b.Loop() {
@@ -81,7 +85,7 @@ func benchEncode(b *testing.B, encode func() (string, error), appendTo func(dst 
 		}
 		sinkBytes = buf
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkString = hand()
@@ -90,16 +94,18 @@ func benchEncode(b *testing.B, encode func() (string, error), appendTo func(dst 
 }
 
 func BenchmarkEncode(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	benchEncode(b, func() (string, error) { return benchKey.Encode(benchStatus, benchTime, benchN) },
 		func(dst []byte) ([]byte, error) { return benchKey.Append(dst, benchStatus, benchTime, benchN) },
 		func() string { return handEncode(benchStatus, benchTime, benchN) })
-	b.Run("fmt.Sprintf", func(b *testing.B) {
+	r.Run("fmt.Sprintf", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkString = sprintfEncode(benchStatus, benchTime, benchN)
 		}
 	})
-	b.Run("concat", func(b *testing.B) {
+	r.Run("concat", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			sinkString = concatEncode(benchStatus, benchTime, benchN)
@@ -136,7 +142,9 @@ func concatEncode(st Status, t time.Time, n uint64) string {
 }
 
 func BenchmarkDecode(b *testing.B) {
-	b.Run("keyfirst", func(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, t, n, err := benchKey.Decode(benchString)
@@ -146,7 +154,7 @@ func BenchmarkDecode(b *testing.B) {
 			sinkStatus, sinkTime, sinkN = s, t, n
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			s, t, n, err := handDecode(benchString)
@@ -181,10 +189,12 @@ var benchOct1 = time.Date(2019, time.October, 1, 0, 0, 0, 0, time.UTC)
 // window of seed 000 on the benchmarked key (HalfOpen), and Between of
 // two anchors, each beside the same two bounds built by hand.
 func BenchmarkRange(b *testing.B) {
-	b.Run("HalfOpen/keyfirst", benchCond(keyfirstHalfOpen))
-	b.Run("HalfOpen/hand", benchBounds(handHalfOpen))
-	b.Run("Between/keyfirst", benchCond(keyfirstBetween))
-	b.Run("Between/hand", benchBounds(handBetween))
+	r := benchorder.New(b)
+	defer r.Done()
+	r.Run("HalfOpen/keyfirst", benchCond(keyfirstHalfOpen))
+	r.Run("HalfOpen/hand", benchBounds(handHalfOpen))
+	r.Run("Between/keyfirst", benchCond(keyfirstBetween))
+	r.Run("Between/hand", benchBounds(handBetween))
 }
 
 func keyfirstHalfOpen() (keys.Cond, error) {

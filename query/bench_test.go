@@ -18,6 +18,8 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/keys"
 	"github.com/keyfirst/keyfirst/query"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The per-page overhead of the library beside the raw SDK doing the same
@@ -187,22 +189,22 @@ var sinkCursor string
 // decoded with keyfirst's decoder, cursor included; and the request built
 // by hand as a string or with the expression package, decoded with
 // attributevalue.
-func rawBenchmarks(b *testing.B, client *canned, lo, hi string, orders *keyfirst.Entity[Order]) {
-	b.Run("hand", func(b *testing.B) {
+func rawBenchmarks(r *benchorder.Runner, client *canned, lo, hi string, orders *keyfirst.Entity[Order]) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
 			runSameDecoder(b, client, handInput("shop", lo, hi), orders)
 		}
 	})
-	b.Run("raw-attributevalue", func(b *testing.B) {
+	r.Run("raw-attributevalue", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
 			runRaw(b, client, handInput("shop", lo, hi))
 		}
 	})
-	b.Run("raw-expression", func(b *testing.B) {
+	r.Run("raw-expression", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
@@ -215,6 +217,8 @@ func rawBenchmarks(b *testing.B, client *canned, lo, hi string, orders *keyfirst
 // request, receive 100 items (a canned response), decode them, and, for
 // keyfirst, make the page's cursor.
 func BenchmarkPage(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := newShop(b, "shop")
 	q, lo, hi := benchQuery(b, s)
 	its := orderItems(b, s, hundred(b, s)...)
@@ -227,7 +231,7 @@ func BenchmarkPage(b *testing.B) {
 	}
 	client := &canned{items: its, last: last}
 	ctx := context.Background()
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
@@ -239,7 +243,7 @@ func BenchmarkPage(b *testing.B) {
 		}
 	})
 	cond := benchCond(b)
-	b.Run("keyfirst-on", func(b *testing.B) {
+	r.Run("keyfirst-on", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
@@ -250,7 +254,7 @@ func BenchmarkPage(b *testing.B) {
 			sinkPage = page
 		}
 	})
-	rawBenchmarks(b, client, lo, hi, s.orders)
+	rawBenchmarks(r, client, lo, hi, s.orders)
 }
 
 // BenchmarkBuild is the request alone, in one run: keyfirst checks and
@@ -258,6 +262,8 @@ func BenchmarkPage(b *testing.B) {
 // string included) or with the expression package, and each sends it to
 // a client that returns nothing (no item to decode, no cursor to make).
 func BenchmarkBuild(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := newShop(b, "shop")
 	q, lo, hi := benchQuery(b, s)
 	client := &canned{}
@@ -268,7 +274,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
@@ -278,7 +284,7 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	})
 	cond := benchCond(b)
-	b.Run("keyfirst-on", func(b *testing.B) {
+	r.Run("keyfirst-on", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			client.ins = client.ins[:0]
@@ -289,7 +295,7 @@ func BenchmarkBuild(b *testing.B) {
 	})
 	// A new sort key condition on each call.
 	others, _ := otherConds(b, q)
-	b.Run("keyfirst-new-condition", func(b *testing.B) {
+	r.Run("keyfirst-new-condition", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
@@ -300,13 +306,13 @@ func BenchmarkBuild(b *testing.B) {
 			i++
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			send(b, handInput("shop", lo, hi))
 		}
 	})
-	b.Run("raw-expression", func(b *testing.B) {
+	r.Run("raw-expression", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			send(b, exprInput(b, "shop", lo, hi))
@@ -316,6 +322,8 @@ func BenchmarkBuild(b *testing.B) {
 
 // BenchmarkLocal is the same page against DynamoDB Local.
 func BenchmarkLocal(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	client, s := localShop(b)
 	var reqs []keyfirst.WriteRequest
 	for _, o := range hundred(b, s) {
@@ -331,7 +339,7 @@ func BenchmarkLocal(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			runSameDecoder(b, client, handInput(s.table.Name(), lo, hi), s.orders)
@@ -340,7 +348,7 @@ func BenchmarkLocal(b *testing.B) {
 			}
 		}
 	})
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			page, err := q.Page(ctx, client)
@@ -393,6 +401,8 @@ func handCollect(ctx context.Context, client keyfirst.QueryAPI, orders *keyfirst
 // beside the hand-written loop that decodes them into a slice made for
 // them (handCollect).
 func BenchmarkCollect(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := newShop(b, "shop")
 	cond := benchCond(b)
 	lo, hi := cond.Values()
@@ -400,7 +410,7 @@ func BenchmarkCollect(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
 		client := &canned{items: orderItems(b, s, ordersOf(n)...)}
 		q := collectQuery(s, cond)
-		b.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
+		r.Run(fmt.Sprintf("%d/keyfirst", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				client.ins = client.ins[:0]
@@ -411,7 +421,7 @@ func BenchmarkCollect(b *testing.B) {
 				sinkOrders = out
 			}
 		})
-		b.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
+		r.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				client.ins = client.ins[:0]

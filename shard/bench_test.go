@@ -21,6 +21,8 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/query"
 	"github.com/keyfirst/keyfirst/shard"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // ---- issue 13's benchmark: the newest 50 open orders over 10 shards ----
@@ -153,6 +155,7 @@ func BenchmarkFanout(b *testing.B) { fanout(b, 10) }
 func BenchmarkFanout30(b *testing.B) { fanout(b, 30) }
 
 func fanout(b *testing.B, shards int) {
+	runs := benchorder.New(b)
 	f := newFanFixture(b, shards)
 	// Outside the timed loops: every request of every reader is sent to
 	// DynamoDB Local twice (the recorder fails if an answer changes), then
@@ -167,7 +170,7 @@ func fanout(b *testing.B, shards int) {
 	f.check(b, client)
 
 	for _, r := range f.reads {
-		b.Run(r.name, func(b *testing.B) {
+		runs.Run(r.name, func(b *testing.B) {
 			c := &fanCount{api: client}
 			b.ReportAllocs()
 			n := 0
@@ -182,6 +185,7 @@ func fanout(b *testing.B, shards int) {
 			b.ReportMetric(float64(c.items.Load())/float64(n*fanLimit), "read/returned")
 		})
 	}
+	runs.Done()
 	if n := play.missed.Load(); n > 0 {
 		b.Fatalf("%d requests had no recorded answer", n)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/sparse"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The estimator against the code one would write by hand for seed 002's
@@ -17,9 +19,11 @@ import (
 // new item and for an update that changes a projected attribute;
 // TestEstimateTwinsAgree proves that both give the same cost.
 func BenchmarkEstimate(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	est := mustEstimator(b, mustTable(b, seed002Spec))
 	for _, tc := range estimateCases() {
-		b.Run(tc.name+"/keyfirst", func(b *testing.B) {
+		r.Run(tc.name+"/keyfirst", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := est.Estimate(tc.before, tc.after); err != nil {
@@ -27,7 +31,7 @@ func BenchmarkEstimate(b *testing.B) {
 				}
 			}
 		})
-		b.Run(tc.name+"/hand", func(b *testing.B) {
+		r.Run(tc.name+"/hand", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				handEstimate(tc.before, tc.after)
@@ -132,11 +136,13 @@ func handEstimate(before, after map[string]types.AttributeValue) int {
 // EstimateItems builds both items with the entity, then estimates, beside
 // the same two items built by hand (handTicket) and estimated.
 func BenchmarkEstimateItems(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	table, tickets := newTickets(b, false)
 	est := mustEstimator(b, table)
 	open := ticket("a", Open, at(9, 0))
 	resolved := ticket("a", Resolved, at(9, 0))
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := sparse.EstimateItems(est, tickets, &open, &resolved); err != nil {
@@ -144,7 +150,7 @@ func BenchmarkEstimateItems(b *testing.B) {
 			}
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			handEstimateItems(b, est, open, resolved)
@@ -188,6 +194,8 @@ func handTicket(t Ticket) map[string]types.AttributeValue {
 // item built by hand (hand): what the declaration costs on every write.
 // TestIfBindingTwinsAgree proves that the three build the same item.
 func BenchmarkIfBinding(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	declared, byFunc := ifBindingEntities(b)
 	for _, tk := range ifBindingTickets() {
 		for _, c := range []struct {
@@ -195,7 +203,7 @@ func BenchmarkIfBinding(b *testing.B) {
 			e    *keyfirst.Entity[Ticket]
 		}{{"keyfirst", declared}, {"keyfirst-func", byFunc}} {
 			e := c.e
-			b.Run(string(tk.Status)+"/"+c.name, func(b *testing.B) {
+			r.Run(string(tk.Status)+"/"+c.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := e.Item(tk); err != nil {
@@ -204,7 +212,7 @@ func BenchmarkIfBinding(b *testing.B) {
 				}
 			})
 		}
-		b.Run(string(tk.Status)+"/hand", func(b *testing.B) {
+		r.Run(string(tk.Status)+"/hand", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sinkItem = handTicket(tk)

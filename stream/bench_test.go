@@ -10,6 +10,8 @@ import (
 	streams "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/keyfirst/keyfirst/stream"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // batch100 is a GetRecords page of 100 MODIFY records of orders closing.
@@ -42,8 +44,10 @@ func batch100(b testing.TB) []streams.Record {
 // transitions). TestDecode100TwinsAgree proves that both decode the same
 // orders.
 func BenchmarkDecode100(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	records := batch100(b)
-	b.Run("keyfirst", func(b *testing.B) {
+	r.Run("keyfirst", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, r := range records {
@@ -53,7 +57,7 @@ func BenchmarkDecode100(b *testing.B) {
 			}
 		}
 	})
-	b.Run("hand", func(b *testing.B) {
+	r.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, r := range records {

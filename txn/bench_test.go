@@ -17,6 +17,8 @@ import (
 	"github.com/keyfirst/keyfirst"
 	"github.com/keyfirst/keyfirst/internal/wirebody"
 	"github.com/keyfirst/keyfirst/txn"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // The cost of building and sending a transaction of 10 puts, keyfirst
@@ -101,30 +103,36 @@ func (fakeWrite) TransactWriteItems(context.Context, *dynamodb.TransactWriteItem
 
 // BenchmarkWrite10 is a transaction of 10 puts against a fake API.
 func BenchmarkWrite10(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	table := keyfirst.Must(shopTable.Named("bench"))
 	e := keyfirst.Must(orders.In(table))
 	os := benchOrders()
 	ctx := context.Background()
-	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os, txn.Token(benchToken)) })
-	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, fakeWrite{}, table.Name(), os) })
-	b.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os) })
+	r.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os, txn.Token(benchToken)) })
+	r.Run("hand", func(b *testing.B) { writeByHand(b, ctx, fakeWrite{}, table.Name(), os) })
+	r.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, fakeWrite{}, e, os) })
 }
 
 // BenchmarkWrite10Offline is BenchmarkWrite10 with the SDK's client over
 // a stubbed HTTP client: the serialization and the signing added.
 func BenchmarkWrite10Offline(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	client := wirebody.Client(&wirebody.Recorder{})
 	table := keyfirst.Must(shopTable.Named("bench"))
 	e := keyfirst.Must(orders.In(table))
 	os := benchOrders()
 	ctx := context.Background()
-	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, client, e, os, txn.Token(benchToken)) })
-	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, client, table.Name(), os) })
-	b.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, client, e, os) })
+	r.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, client, e, os, txn.Token(benchToken)) })
+	r.Run("hand", func(b *testing.B) { writeByHand(b, ctx, client, table.Name(), os) })
+	r.Run("keyfirst-random-token", func(b *testing.B) { writeOrders(b, ctx, client, e, os) })
 }
 
 // BenchmarkWrite10Local is BenchmarkWrite10 on DynamoDB Local.
 func BenchmarkWrite10Local(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s, ctx := localShop(b)
 	os := benchOrders()
 	warmUp(b, s, os)
@@ -143,8 +151,8 @@ func BenchmarkWrite10Local(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os, txn.Token(benchToken)) })
-	b.Run("hand", func(b *testing.B) { writeByHand(b, ctx, s.client, s.table.Name(), os) })
+	r.Run("keyfirst", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os, txn.Token(benchToken)) })
+	r.Run("hand", func(b *testing.B) { writeByHand(b, ctx, s.client, s.table.Name(), os) })
 }
 
 // TestWrite10TwinsAgree proves that the twins of BenchmarkWrite10 send the
@@ -264,11 +272,13 @@ func writeByHand(b *testing.B, ctx context.Context, client txn.WriteAPI, table s
 // The latency of one transaction of 10 puts beside the same 10 puts sent
 // one by one, on DynamoDB Local.
 func BenchmarkTransactionVsSingleWrites(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s, ctx := localShop(b)
 	os := benchOrders()
 	warmUp(b, s, os)
-	b.Run("transaction of 10", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
-	b.Run("10 single puts", func(b *testing.B) {
+	r.Run("transaction of 10", func(b *testing.B) { writeOrders(b, ctx, s.client, s.orders, os) })
+	r.Run("10 single puts", func(b *testing.B) {
 		for b.Loop() {
 			for _, o := range os {
 				if _, err := s.orders.Put(ctx, s.client, o); err != nil {

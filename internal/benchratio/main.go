@@ -11,7 +11,10 @@
 // benchmark of every package once (-test.count 1), so that the two
 // variants of a pair run next to each other in each round and a change of
 // the machine's load touches both: on a shared machine the ratio of a
-// round is steadier than either time.
+// round is steadier than either time. Every other round runs the
+// variants of each benchmark in the reverse order (internal/benchorder),
+// so that each runs first, in a process the other has not warmed, as
+// often as its twin.
 //
 //	go run ./internal/benchratio [-rounds 10] [-bench regexp] [-benchtime 1s] [packages]
 //
@@ -32,6 +35,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 func main() {
@@ -84,6 +89,9 @@ func run(stdout, stderr io.Writer, pkgs []string, rounds int, bench, benchtime s
 		for i, b := range bins {
 			cmd := exec.Command(b.bin, args...)
 			cmd.Dir = b.dir
+			if r%2 == 1 { // every other round, each pair in the reverse order
+				cmd.Env = append(os.Environ(), benchorder.Reverse+"=1")
+			}
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Run(); err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 func TestCheck(t *testing.T) {
@@ -61,6 +63,8 @@ func TestCheck(t *testing.T) {
 // BenchmarkCheck measures what the checks add to Size, on the item of the
 // root package's benchmarks (eight fields and four derived keys).
 func BenchmarkCheck(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	n := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
 	item := map[string]types.AttributeValue{
@@ -71,14 +75,14 @@ func BenchmarkCheck(b *testing.B) {
 		"tags": &types.AttributeValueMemberL{Value: []types.AttributeValue{s("gift"), s("express")}},
 		"note": s("leave at the door"), "version": n("3"),
 	}
-	b.Run("Size", func(b *testing.B) {
+	r.Run("Size", func(b *testing.B) {
 		for b.Loop() {
 			for name, av := range item {
 				_ = Size(name, av)
 			}
 		}
 	})
-	b.Run("Check", func(b *testing.B) {
+	r.Run("Check", func(b *testing.B) {
 		for b.Loop() {
 			for name, av := range item {
 				if _, err := Check(name, av); err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/keyfirst/keyfirst/internal/benchorder"
 )
 
 // ValidString agrees with utf8.ValidString on ASCII, multi-byte and
@@ -56,12 +58,14 @@ var sinkValid bool
 // BenchmarkValidString: the ASCII texts of an item's keys and values,
 // ValidString beside utf8.ValidString.
 func BenchmarkValidString(b *testing.B) {
+	r := benchorder.New(b)
+	defer r.Done()
 	texts := []string{"CUST#c000042", "ORDER#o000000017", "STATUS#CANCELLED", "CANCELLED#2019-07-01T10:30:00.123456", "c000042", "gift", "leave at the door"}
 	for _, v := range []struct {
 		name string
 		f    func(string) bool
 	}{{"keyfirst", ValidString}, {"hand", utf8.ValidString}} {
-		b.Run(v.name, func(b *testing.B) {
+		r.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
 				for _, s := range texts {
 					sinkValid = v.f(s)
