@@ -5,12 +5,9 @@
 // right after another one runs in a process the other has warmed (its
 // heap grown, the collector paced), and the first of a pair measured up
 // to 0.07 slower in ratio for it, so over the rounds each variant runs
-// first as often as its twin.
-//
-//	r := benchorder.New(b)
-//	defer r.Done()
-//	r.Run("keyfirst", func(b *testing.B) { ... })
-//	r.Run("hand", func(b *testing.B) { ... })
+// first as often as its twin. A benchmark makes a Runner of its b
+// (New), defers its Done, and adds each variant with Run where it would
+// have called b.Run.
 package benchorder
 
 import (
