@@ -16,10 +16,11 @@ import (
 // binding. An item's values live as long as each other, so nothing is
 // kept alive that the item does not hold.
 //
-// An arena is a local of the plan (or of the BatchPut whose items share
-// it), on its stack ([noEscape]): the item holds the slab's values and
-// texts, never the arena, which dies with the call, so nothing has to be
-// emptied for the next item, and no pool is taken from and given back to.
+// A plan's own arena is a local on its stack ([noEscape]): the item
+// holds the slab's values and texts, never the arena, which dies with the
+// call, so nothing has to be emptied for the next item, and no pool is
+// taken from and given back to. The arena that a BatchPut's items share
+// is on the heap, one per call (see noEscape).
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue

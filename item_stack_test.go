@@ -93,7 +93,8 @@ func checkNoPointerIntoT[T any](t *testing.T, e *keyfirst.Entity[T], v T) {
 	}
 }
 
-// clobberStack overwrites the depth*4 KiB of stack below its caller.
+// clobberStack overwrites the depth*4 KiB of stack below its caller
+// (and grows a smaller stack to hold them).
 //
 //go:noinline
 func clobberStack(depth int) byte {

@@ -220,9 +220,9 @@ func (e *Entity[T]) stampTimes(v *T, now time.Time) {
 // lifeValues replaces, in the item's field values, the encoding of each
 // lifecycle field of *v with the one keyfirst stores, adds the derived
 // expiry to its derived attributes (returned), and returns the change of
-// the item's size: Created and Updated in [TimeKeyLayout] (left out when zero, which
-// only a plan without a clock reading has), Expires as a Number of epoch
-// seconds (left out when zero: the item never expires).
+// the item's size: Created and Updated in [TimeKeyLayout] (left out when
+// zero, which only a plan without a clock reading has), Expires as a
+// Number of epoch seconds (left out when zero: the item never expires).
 func (e *Entity[T]) lifeValues(v *T, p *itemPlan[T], fields []types.AttributeValue, derived []namedValue) ([]namedValue, int, error) {
 	size := 0
 	for i := range e.life.fields {
