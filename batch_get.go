@@ -117,12 +117,12 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 			unprocessed = append(unprocessed, at)
 		}
 		for i, item := range items {
-			v, err := e.decode(item)
-			if err != nil {
+			// In place: no copy of T.
+			if err := e.DecodeTo(item, &found[ats[i]]); err != nil {
 				undecodable = append(undecodable, e.opError("BatchGet", keys[ats[i]], err))
 				continue
 			}
-			found[ats[i]], have[ats[i]] = v, true
+			have[ats[i]] = true
 		}
 		return unprocessed, nil
 	})

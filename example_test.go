@@ -143,6 +143,28 @@ func ExampleTable_Decode() {
 	// true
 }
 
+// DecodeTo decodes into a T of the caller's, here the elements of a
+// slice made for the items, without a copy of each T.
+func ExampleEntity_DecodeTo() {
+	_, tickets, _ := helpdesk()
+	stored := []map[string]types.AttributeValue{
+		keyfirst.Must(tickets.Item(Ticket{ID: "t1", Title: "Printer on fire", Open: true, OpenedAt: "2026-06-23T09:00:00Z"})),
+		keyfirst.Must(tickets.Item(Ticket{ID: "t2", Title: "Password reset", OpenedAt: "2026-06-22T15:30:00Z"})),
+	}
+	out := make([]Ticket, len(stored))
+	for i, item := range stored {
+		if err := tickets.DecodeTo(item, &out[i]); err != nil {
+			panic(err)
+		}
+	}
+	for _, t := range out {
+		fmt.Println(t.ID, t.Title, t.Open)
+	}
+	// Output:
+	// t1 Printer on fire true
+	// t2 Password reset false
+}
+
 // The table's CreateTableInput: each key attribute defined once, the
 // projections with the entity-type attribute added to INCLUDE.
 func ExampleTable_CreateTableInput() {

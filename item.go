@@ -463,19 +463,8 @@ func (e *Entity[T]) valueError(bad *itemsize.InvalidError) *ItemError {
 // decode decodes a stored item of this entity type into T.
 func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
 	var out T
-	if got := itemType(item, e.table.typeAttr); got != e.typeName {
-		if err := e.adopted(item, got); err != nil {
-			return out, err
-		}
-	}
-	if e.codec.Direct() && e.codec.DecodeDirect(item, unsafe.Pointer(&out)) {
-		return out, nil
-	}
-	p := new(T)
-	if err := e.codec.Decode(item, reflect.ValueOf(p).Elem()); err != nil {
-		return out, &ItemError{Entity: e.typeName, Problem: ItemDecode, Err: err}
-	}
-	return *p, nil
+	err := e.DecodeTo(item, &out)
+	return out, err
 }
 
 // Decode decodes an item of this entity type into T. An item of another
@@ -485,6 +474,37 @@ func (e *Entity[T]) decode(item map[string]types.AttributeValue) (T, error) {
 // entity adopts untyped items); an attribute that does not fit its field is an [*ItemError] with [ItemDecode].
 func (e *Entity[T]) Decode(item map[string]types.AttributeValue) (T, error) {
 	return e.decode(item)
+}
+
+// errNilDestination is the Err of a DecodeTo into nil.
+var errNilDestination = errors.New("nil destination")
+
+// DecodeTo decodes an item of this entity type into *dst, as [Entity.Decode]
+// does, without copying T: into a slice's element, or a T reused from one
+// item to the next. Every field of *dst is written (one the item lacks
+// becomes its zero value), and on an error *dst is the zero T. A nil dst
+// is an [*ItemError] with [ItemDecode].
+func (e *Entity[T]) DecodeTo(item map[string]types.AttributeValue, dst *T) error {
+	if dst == nil {
+		return &ItemError{Entity: e.typeName, Problem: ItemDecode, Err: errNilDestination}
+	}
+	var zero T
+	*dst = zero
+	if got := itemType(item, e.table.typeAttr); got != e.typeName {
+		if err := e.adopted(item, got); err != nil {
+			return err
+		}
+	}
+	if e.codec.Direct() && e.codec.DecodeDirect(item, unsafe.Pointer(dst)) {
+		return nil
+	}
+	*dst = zero // DecodeDirect may have written part of it
+	p := new(T)
+	if err := e.codec.Decode(item, reflect.ValueOf(p).Elem()); err != nil {
+		return &ItemError{Entity: e.typeName, Problem: ItemDecode, Err: err}
+	}
+	*dst = *p
+	return nil
 }
 
 // versionOf reads the version field of v (0 without a version attribute).

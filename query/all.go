@@ -61,25 +61,29 @@ func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []fu
 				// Collecting, out is c's slice until the response is
 				// decoded, and the cursor moves when pages returns: no
 				// loop body of the caller's runs in between.
+				// Not collecting, out is one, the item to yield.
 				out := c.grown(len(items))
+				var one [1]T
 				returned := 0
 				for i, it := range items {
 					if p.expired != nil && p.expired(it) {
 						pr.resume = it
 						continue
 					}
-					v, err := q.decodeItem(it, p.decoding)
-					if err != nil {
+					if c == nil {
+						out = one[:0]
+					}
+					var err error
+					if out, err = appendItem(out, q.entity, q.src, it, p.decoding); err != nil {
 						itemErr = p.decodeError("Query", it, err, true)
 						c.keep(out)
 						return i, returned, true
 					}
 					returned++
 					if c != nil {
-						out = append(out, v)
 						continue
 					}
-					if !yield(v, nil) {
+					if !yield(out[0], nil) {
 						stopped = true
 						return i + 1, returned, true
 					}

@@ -85,13 +85,12 @@ func (q Query[T]) Page(ctx context.Context, client keyfirst.QueryAPI, optFns ...
 				return page.addLive(q, p, items, &decodeErr)
 			}
 			for i, it := range items {
-				v, err := q.decodeItem(it, p.decoding)
-				if err != nil {
+				var err error
+				if page.Items, err = appendItem(page.Items, q.entity, q.src, it, p.decoding); err != nil {
 					decodeErr = p.decodeError("Query", it, err, true)
 					page.raw = keepRaw(page.raw, items[:i])
 					return i, i, true
 				}
-				page.Items = append(page.Items, v)
 			}
 			page.raw = keepRaw(page.raw, items)
 			return len(items), len(items), false
@@ -120,12 +119,11 @@ func (page *Page[T]) addLive(q Query[T], p *plan, items []item, decodeErr *error
 			page.Expired++
 			continue
 		}
-		v, err := q.decodeItem(it, p.decoding)
-		if err != nil {
+		var err error
+		if page.Items, err = appendItem(page.Items, q.entity, q.src, it, p.decoding); err != nil {
 			*decodeErr = p.decodeError("Query", it, err, true)
 			return i, kept, true
 		}
-		page.Items = append(page.Items, v)
 		page.raw = append(page.raw, it)
 		kept++
 	}

@@ -2,6 +2,7 @@ package query
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -244,18 +245,23 @@ func (q *Query[T]) source() *source[T] {
 	return q.src
 }
 
-// decodeItem decodes one item read.
-func (q *Query[T]) decodeItem(item map[string]types.AttributeValue, d decoding) (T, error) {
-	if q.entity != nil {
-		return q.entity.Decode(item)
+// appendItem appends it, one item read, decoded, to out: an item of an
+// entity (e, or src's) in place, into out's new element without a copy of
+// T; any other by src's decode. On an error it returns out as it was.
+func appendItem[T any](out []T, e *keyfirst.Entity[T], src *source[T], it item, d decoding) ([]T, error) {
+	if e == nil {
+		e = src.entity
 	}
-	return q.src.decodeItem(item, d)
-}
-
-// decodeItem decodes one item read.
-func (s *source[T]) decodeItem(item map[string]types.AttributeValue, d decoding) (T, error) {
-	if s.entity != nil {
-		return s.entity.Decode(item)
+	if e == nil {
+		v, err := src.decode(it, d)
+		if err != nil {
+			return out, err
+		}
+		return append(out, v), nil
 	}
-	return s.decode(item, d)
+	out = slices.Grow(out, 1)[:len(out)+1]
+	if err := e.DecodeTo(it, &out[len(out)-1]); err != nil {
+		return out[:len(out)-1], err
+	}
+	return out, nil
 }

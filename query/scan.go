@@ -278,20 +278,23 @@ func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirs
 				yield(zero, b.err)
 				return
 			}
+			// Not collecting, out is one, the item to yield.
 			out := c.grown(len(b.items))
+			var one [1]T
 			for _, it := range b.items {
 				if p.expired != nil && p.expired(it) {
 					continue
 				}
-				v, err := s.src.decodeItem(it, p.decoding)
-				if err != nil {
+				if c == nil {
+					out = one[:0]
+				}
+				var err error
+				if out, err = appendItem(out, nil, s.src, it, p.decoding); err != nil {
 					c.keep(out)
 					yield(zero, p.decodeError("Scan", it, err, false))
 					return
 				}
-				if c != nil {
-					out = append(out, v)
-				} else if !yield(v, nil) {
+				if c == nil && !yield(out[0], nil) {
 					return
 				}
 			}
