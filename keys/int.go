@@ -113,12 +113,12 @@ func (c intCodec[I]) appendSeg(dst []byte, v I, _ byte) ([]byte, error) {
 			return dst, ErrOutOfRange
 		}
 		dst = append(dst, '-')
-		return appendDigits(dst, pow10[c.width-1]-mag, c.width-1), nil
+		return digits.Append(dst, pow10[c.width-1]-mag, c.width-1), nil
 	}
 	if uint64(v) > c.hi {
 		return dst, ErrOutOfRange
 	}
-	return appendDigits(dst, uint64(v), c.width), nil
+	return digits.Append(dst, uint64(v), c.width), nil
 }
 
 func (c intCodec[I]) decode(s string, _ byte) (I, error) {

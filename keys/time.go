@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/keyfirst/keyfirst/internal/civil"
 	"github.com/keyfirst/keyfirst/internal/digits"
 )
 
@@ -132,12 +133,6 @@ func (c timeCodec) truncate(t time.Time) time.Time {
 	return t.Add(-(time.Duration(t.Nanosecond()) % c.p.unit()))
 }
 
-// The Unix seconds of the first and last encodable seconds.
-const (
-	minUnix = -62167219200 // 0000-01-01T00:00:00Z
-	maxUnix = 253402300799 // 9999-12-31T23:59:59Z
-)
-
 func (c timeCodec) size(time.Time) int { return c.width }
 
 func (c timeCodec) appendSeg(dst []byte, t time.Time, _ byte) ([]byte, error) {
@@ -145,59 +140,37 @@ func (c timeCodec) appendSeg(dst []byte, t time.Time, _ byte) ([]byte, error) {
 		return dst, c.err
 	}
 	sec := t.Unix() // the instant, whatever t's zone
-	if sec < minUnix || sec > maxUnix {
+	if sec < civil.MinUnix || sec > civil.MaxUnix {
 		return dst, ErrOutOfRange
 	}
 	days, rem := sec/86400, sec%86400
 	if rem < 0 { // before 1970: floor, not truncation
 		days, rem = days-1, rem+86400
 	}
-	year, month, day := civil(days)
+	year, month, day := civil.FromDays(days)
 	sod := uint64(rem)
-	b := appendDigits(dst, year, 4)
+	b := digits.Append(dst, year, 4)
 	b = append(b, '-')
-	b = appendDigits(b, month, 2)
+	b = digits.Append(b, month, 2)
 	b = append(b, '-')
-	b = appendDigits(b, day, 2)
+	b = digits.Append(b, day, 2)
 	if c.p == Day {
 		return b, nil
 	}
 	b = append(b, 'T')
-	b = appendDigits(b, sod/3600, 2)
+	b = digits.Append(b, sod/3600, 2)
 	b = append(b, ':')
-	b = appendDigits(b, sod/60%60, 2)
+	b = digits.Append(b, sod/60%60, 2)
 	b = append(b, ':')
-	b = appendDigits(b, sod%60, 2)
+	b = digits.Append(b, sod%60, 2)
 	if d := c.p.digits(); d > 0 {
 		b = append(b, '.')
-		b = appendDigits(b, uint64(t.Nanosecond())/uint64(c.p.unit()), d)
+		b = digits.Append(b, uint64(t.Nanosecond())/uint64(c.p.unit()), d)
 	}
 	if c.z {
 		b = append(b, 'Z')
 	}
 	return b, nil
-}
-
-// civil returns the proleptic Gregorian date of the day that is days after
-// 1970-01-01 (Howard Hinnant's civil_from_days), for years 0000-9999.
-func civil(days int64) (year, month, day uint64) {
-	z := uint64(days + 719468 + 146097) // days since -0400-03-01: positive from year -400 on
-	era := z / 146097
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	day = doy - (153*mp+2)/5 + 1
-	if mp < 10 {
-		month = mp + 3
-	} else {
-		month = mp - 9
-	}
-	year = yoe + era*400 - 400
-	if month <= 2 {
-		year++
-	}
-	return year, month, day
 }
 
 func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
@@ -214,7 +187,7 @@ func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
 	month, ok2 := digits.Parse(s[5:7])
 	day, ok3 := digits.Parse(s[8:10])
 	ok := ok1 && ok2 && ok3 && s[4] == '-' && s[7] == '-' &&
-		month >= 1 && month <= 12 && day >= 1 && day <= uint64(daysIn(time.Month(month), int(year)))
+		month >= 1 && month <= 12 && day >= 1 && day <= civil.DaysIn(month, year)
 	if c.p == Day {
 		if !ok {
 			return time.Time{}, ErrMalformed
@@ -254,39 +227,3 @@ func (c timeCodec) prev(t time.Time, _ byte, _ int) (time.Time, bool) {
 	}
 	return t.Add(-c.p.unit()), true
 }
-
-// daysIn returns the number of days of month m in year y (proleptic
-// Gregorian, as package time).
-func daysIn(m time.Month, y int) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
-
-// appendDigits appends v as exactly n decimal digits, zero-padded; v must
-// be below 10^n.
-func appendDigits(dst []byte, v uint64, n int) []byte {
-	start := len(dst)
-	dst = append(dst, make([]byte, n)...)
-	i := start + n - 1
-	for ; i > start; i -= 2 { // two digits per division
-		q := v / 100
-		r := (v - q*100) * 2
-		dst[i-1], dst[i] = digitPairs[r], digitPairs[r+1]
-		v = q
-	}
-	if i == start {
-		dst[i] = byte('0' + v%10)
-	}
-	return dst
-}
-
-// digitPairs holds "00" through "99".
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"

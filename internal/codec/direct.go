@@ -68,8 +68,9 @@ func (c *Codec) SlabValues(base unsafe.Pointer) int {
 // attribute needs the general path (a type mismatch, an invalid number):
 // decode again with Decode then. base does not escape.
 func (c *Codec) DecodeDirect(src map[string]types.AttributeValue, base unsafe.Pointer) bool {
-	for i := range c.fields {
-		f := &c.fields[i]
+	fields := c.fields // read once: a store through base could be to c, for all the compiler knows
+	for i := range fields {
+		f := &fields[i]
 		av, ok := src[f.Name]
 		if !ok {
 			continue
@@ -179,7 +180,7 @@ func (f *field) scalarAt(p unsafe.Pointer, omitZero bool, sl *Slab) (types.Attri
 			text := sl.Text(strconv.AppendInt(sl.Bytes(), t.Unix(), 10))
 			return sl.Num(text), len(f.Name) + itemsize.IntegerSize(text)
 		}
-		b := t.AppendFormat(sl.Bytes(), time.RFC3339Nano)
+		b := AppendTime(sl.Bytes(), t)
 		return sl.Str(sl.Text(b)), len(f.Name) + len(b) // ASCII
 	case kBytes:
 		b := *(*[]byte)(p)
@@ -320,7 +321,7 @@ func (f *field) scalarDecodeAt(av types.AttributeValue, p unsafe.Pointer) bool {
 		var err error
 		switch x := av.(type) {
 		case *types.AttributeValueMemberS:
-			t, err = time.Parse(time.RFC3339, x.Value)
+			t, err = ParseTime(x.Value)
 		case *types.AttributeValueMemberN:
 			sec, ok := parseInt(x.Value)
 			if !ok {
