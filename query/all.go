@@ -61,20 +61,21 @@ func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []fu
 				// Collecting, out is c's slice until the response is
 				// decoded, and the cursor moves when pages returns: no
 				// loop body of the caller's runs in between.
-				// Not collecting, out is one, the item to yield.
 				out := c.grown(len(items))
-				var one [1]T
+				var v T // the item to yield, when not collecting
 				returned := 0
 				for i, it := range items {
 					if p.expired != nil && p.expired(it) {
 						pr.resume = it
 						continue
 					}
-					if c == nil {
-						out = one[:0]
-					}
 					var err error
-					if out, err = appendItem(out, q.entity, q.src, it, p.decoding); err != nil {
+					if c != nil {
+						out, err = appendItem(out, q.entity, q.src, it, p.decoding)
+					} else {
+						err = decodeInto(&v, q.entity, q.src, it, p.decoding)
+					}
+					if err != nil {
 						itemErr = p.decodeError("Query", it, err, true)
 						c.keep(out)
 						return i, returned, true
@@ -83,7 +84,7 @@ func (q Query[T]) all(ctx context.Context, client keyfirst.QueryAPI, optFns []fu
 					if c != nil {
 						continue
 					}
-					if !yield(out[0], nil) {
+					if !yield(v, nil) {
 						stopped = true
 						return i + 1, returned, true
 					}

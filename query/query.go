@@ -245,22 +245,28 @@ func (q *Query[T]) source() *source[T] {
 	return q.src
 }
 
-// appendItem appends it, one item read, decoded, to out: an item of an
-// entity (e, or src's) in place, into out's new element without a copy of
-// T; any other by src's decode. On an error it returns out as it was.
-func appendItem[T any](out []T, e *keyfirst.Entity[T], src *source[T], it item, d decoding) ([]T, error) {
+// decodeInto decodes it, one item read, into *dst, every field of which
+// it writes: an item of an entity (e, or src's) in place, without a copy
+// of T; any other by src's decode.
+func decodeInto[T any](dst *T, e *keyfirst.Entity[T], src *source[T], it item, d decoding) error {
 	if e == nil {
 		e = src.entity
 	}
-	if e == nil {
-		v, err := src.decode(it, d)
-		if err != nil {
-			return out, err
-		}
-		return append(out, v), nil
+	if e != nil {
+		return e.DecodeTo(it, dst)
 	}
+	v, err := src.decode(it, d)
+	*dst = v
+	return err
+}
+
+// appendItem appends it, one item read, decoded into out's new element
+// (decodeInto), to out. On an error it returns out as it was.
+func appendItem[T any](out []T, e *keyfirst.Entity[T], src *source[T], it item, d decoding) ([]T, error) {
 	out = slices.Grow(out, 1)[:len(out)+1]
-	if err := e.DecodeTo(it, &out[len(out)-1]); err != nil {
+	if err := decodeInto(&out[len(out)-1], e, src, it, d); err != nil {
+		var zero T
+		out[len(out)-1] = zero
 		return out[:len(out)-1], err
 	}
 	return out, nil

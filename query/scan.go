@@ -278,23 +278,24 @@ func (s Scan[T]) all(ctx context.Context, client ScanAPI, optFns []func(*keyfirs
 				yield(zero, b.err)
 				return
 			}
-			// Not collecting, out is one, the item to yield.
 			out := c.grown(len(b.items))
-			var one [1]T
+			var v T // the item to yield, when not collecting
 			for _, it := range b.items {
 				if p.expired != nil && p.expired(it) {
 					continue
 				}
-				if c == nil {
-					out = one[:0]
-				}
 				var err error
-				if out, err = appendItem(out, nil, s.src, it, p.decoding); err != nil {
+				if c != nil {
+					out, err = appendItem(out, nil, s.src, it, p.decoding)
+				} else {
+					err = decodeInto(&v, nil, s.src, it, p.decoding)
+				}
+				if err != nil {
 					c.keep(out)
 					yield(zero, p.decodeError("Scan", it, err, false))
 					return
 				}
-				if c == nil && !yield(out[0], nil) {
+				if c == nil && !yield(v, nil) {
 					return
 				}
 			}
