@@ -29,8 +29,10 @@
 //	              and DynamoDB numbers (itemsize), error texts, retry backoff,
 //	              attribute names in expressions (attrname), DynamoDB's
 //	              equality and order of values (avequal), sealed cursors
-//	              (envelope) and their key values (keyjson), and the
-//	              tests' client that refuses every request (nocalls)
+//	              (envelope) and their key values (keyjson), decimal
+//	              digits and calendar dates of keys and the codec (digits,
+//	              civil), and the tests' client that refuses every request
+//	              (nocalls)
 //
 // [github.com/keyfirst/keyfirst/keys] encodes typed values into key segments
 // (enums first, ISO-8601 UTC times, zero-padded integers) and builds the
