@@ -293,3 +293,31 @@ func TestSlabKeep(t *testing.T) {
 		t.Fatalf("a fourth item did not take new room: %d of %d values, %d bytes", sl.next, len(sl.vals), cap(sl.buf))
 	}
 }
+
+// TestSlabKeepEachRoom: Keep renews the room that ran out and keeps the
+// other's. Its values and bytes are bounds, which an item seldom reaches,
+// so renewing both when one runs out would drop room later items use.
+func TestSlabKeepEachRoom(t *testing.T) {
+	var sl Slab
+	sl.Keep(4, 8, 3) // room for 12 values and 24 bytes
+	vals, buf := &sl.vals[0], unsafe.SliceData(sl.buf[:1])
+	sl.Str(sl.Text(append(sl.Bytes(), "0123456789abcdefghi"...))) // 19 bytes, 1 value
+	sl.Keep(4, 8, 3)                                              // 5 bytes left: new text; 11 values left, kept
+	if &sl.vals[0] != vals || sl.next != 1 {
+		t.Fatalf("the values' room was renewed with 11 of 12 values left (next %d)", sl.next)
+	}
+	if unsafe.SliceData(sl.buf[:1]) == buf || len(sl.buf) != 0 || cap(sl.buf) != 24 {
+		t.Fatalf("the text's room was not renewed with 5 of 24 bytes left: %d of %d", len(sl.buf), cap(sl.buf))
+	}
+	buf = unsafe.SliceData(sl.buf[:1])
+	for range 8 {
+		sl.Str("v")
+	}
+	sl.Keep(4, 8, 3) // 3 values left: new values; 24 bytes left, kept
+	if &sl.vals[0] == vals || sl.next != 0 || len(sl.vals) != 12 {
+		t.Fatalf("the values' room was not renewed with 3 values left: %d of %d", sl.next, len(sl.vals))
+	}
+	if unsafe.SliceData(sl.buf[:1]) != buf {
+		t.Fatal("the text's room was renewed with 24 of 24 bytes left")
+	}
+}

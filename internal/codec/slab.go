@@ -56,15 +56,20 @@ func (sl *Slab) Reset(values, bytes int) {
 
 // Keep readies sl for the next of the items that share it, which needs
 // values string and number values and bytes bytes of text: in the room sl
-// has left when that is enough, else in new room for n such items (Reset).
-// The items of a batch, which live as long as each other, then take two
-// allocations for several of them. Used counts the text from here.
+// has left when that is enough, else in new room for n such items, the
+// values' and the text's each on its own (the room of one is not dropped
+// when the other runs out: values and bytes are bounds, which an item
+// seldom reaches). The items of a batch, which live as long as each
+// other, then take two allocations for several of them. Used counts the
+// text from here.
 func (sl *Slab) Keep(values, bytes, n int) {
-	if len(sl.vals)-sl.next >= values && cap(sl.buf)-len(sl.buf) >= bytes {
-		sl.used = 0
-		return
+	if len(sl.vals)-sl.next < values {
+		sl.vals, sl.next = make([]types.AttributeValueMemberS, values*n), 0
 	}
-	sl.Reset(values*n, bytes*n)
+	if cap(sl.buf)-len(sl.buf) < bytes {
+		sl.buf = make([]byte, 0, bytes*n)
+	}
+	sl.used = 0
 }
 
 // Str hands out a string value holding v.
