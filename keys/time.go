@@ -143,12 +143,7 @@ func (c timeCodec) appendSeg(dst []byte, t time.Time, _ byte) ([]byte, error) {
 	if sec < civil.MinUnix || sec > civil.MaxUnix {
 		return dst, ErrOutOfRange
 	}
-	days, rem := sec/86400, sec%86400
-	if rem < 0 { // before 1970: floor, not truncation
-		days, rem = days-1, rem+86400
-	}
-	year, month, day := civil.FromDays(days)
-	sod := uint64(rem)
+	year, month, day, sod := civil.FromUnix(sec)
 	b := digits.Append(dst, year, 4)
 	b = append(b, '-')
 	b = digits.Append(b, month, 2)
@@ -183,22 +178,15 @@ func (c timeCodec) decode(s string, _ byte) (time.Time, error) {
 	if len(s) != c.width {
 		return time.Time{}, ErrMalformed
 	}
-	year, ok1 := digits.Parse(s[0:4])
-	month, ok2 := digits.Parse(s[5:7])
-	day, ok3 := digits.Parse(s[8:10])
-	ok := ok1 && ok2 && ok3 && s[4] == '-' && s[7] == '-' &&
-		month >= 1 && month <= 12 && day >= 1 && day <= civil.DaysIn(month, year)
+	year, month, day, ok := civil.ParseDate(s[0:10])
 	if c.p == Day {
 		if !ok {
 			return time.Time{}, ErrMalformed
 		}
 		return time.Date(int(year), time.Month(month), int(day), 0, 0, 0, 0, time.UTC), nil
 	}
-	hour, ok4 := digits.Parse(s[11:13])
-	minute, ok5 := digits.Parse(s[14:16])
-	sec, ok6 := digits.Parse(s[17:19])
-	ok = ok && ok4 && ok5 && ok6 && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
-		hour <= 23 && minute <= 59 && sec <= 59
+	hour, minute, sec, okc := civil.ParseClock(s[11:19])
+	ok = ok && okc && s[10] == 'T'
 	var frac uint64
 	rest := s[19:]
 	if d := c.p.digits(); d > 0 && ok {

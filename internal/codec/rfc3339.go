@@ -15,12 +15,7 @@ func AppendTime(b []byte, t time.Time) []byte {
 	if t.Location() != time.UTC || sec < civil.MinUnix || sec > civil.MaxUnix {
 		return t.AppendFormat(b, time.RFC3339Nano)
 	}
-	days, rem := sec/86400, sec%86400
-	if rem < 0 { // before 1970: floor, not truncation
-		days, rem = days-1, rem+86400
-	}
-	year, month, day := civil.FromDays(days)
-	sod := uint64(rem)
+	year, month, day, sod := civil.FromUnix(sec)
 	var buf [len("2006-01-02T15:04:05.999999999Z")]byte
 	put2(buf[0:2], year/100)
 	put2(buf[2:4], year%100)
@@ -77,19 +72,12 @@ var pow10 = [10]uint64{0, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 1e2, 1e1, 1}
 // range; false for any other s.
 func parseUTC(s string) (time.Time, bool) {
 	n := len(s)
-	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' ||
-		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+	if n < 20 || n == 21 || n > 30 || s[n-1] != 'Z' || s[10] != 'T' {
 		return time.Time{}, false
 	}
-	year, ok1 := digits.Parse(s[0:4])
-	month, ok2 := digits.Parse(s[5:7])
-	day, ok3 := digits.Parse(s[8:10])
-	hour, ok4 := digits.Parse(s[11:13])
-	minute, ok5 := digits.Parse(s[14:16])
-	sec, ok6 := digits.Parse(s[17:19])
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) ||
-		month < 1 || month > 12 || day < 1 || day > civil.DaysIn(month, year) ||
-		hour > 23 || minute > 59 || sec > 59 {
+	year, month, day, ok1 := civil.ParseDate(s[0:10])
+	hour, minute, sec, ok2 := civil.ParseClock(s[11:19])
+	if !ok1 || !ok2 {
 		return time.Time{}, false
 	}
 	var nsec uint64
