@@ -24,10 +24,12 @@ import (
 type arena struct {
 	sl  codec.Slab
 	out [2 * MaxKeyAttributes]types.AttributeValue
-	// shared > 1: the plans of up to shared items of a batch share the
-	// slab's allocations (codec.Slab.Keep); the batch's items live as
-	// long as each other (a request of 25), so an item's values keep at
-	// most a few others' alive.
+	// shared > 0: the plans of the items of a batch share the slab's
+	// allocations (codec.Slab.Keep), shared the items left to plan in the
+	// request of 25 that the next plan is of, itself included: new room
+	// is made for them, so that the room runs out as the request ends.
+	// The batch's items live as long as each other (a request), so an
+	// item's values keep at most a few others' alive.
 	shared int
 }
 
@@ -88,6 +90,49 @@ func (h *textHint) saw(n int) {
 	}
 }
 
+// valueHint is the string and number values that an item of an entity
+// uses on average (a running mean, in eighths), by which the items of a
+// batch that share a slab take its room: room for every value an item
+// can have (the bound) makes a slab larger than its items fill when some
+// of them have fewer (an item out of an index, an omitted field), and
+// that room is allocated, cleared and then scanned by the collector.
+// Copies of an entity share it; a nil or new valueHint gives the bound.
+type valueHint struct{ eighths atomic.Int32 }
+
+// get returns the values to give each item, at most bound.
+func (h *valueHint) get(bound int) int {
+	if h == nil {
+		return bound
+	}
+	if e := int(h.eighths.Load()); e > 0 {
+		return min(bound, (e+7)/8)
+	}
+	return bound
+}
+
+// saw records that an item used n values: the mean moves an eighth of
+// the way to n. Writes at once may lose one another's records, which
+// only makes the hint less exact: an item that finds too little room
+// in a slab takes new room.
+func (h *valueHint) saw(n int) {
+	if h == nil {
+		return
+	}
+	n *= 8
+	old := int(h.eighths.Load())
+	if old == 0 {
+		old = n
+	}
+	step := (n - old) / 8
+	if step == 0 && n != old { // at least an eighth, so that the mean reaches n
+		step = 1
+		if n < old {
+			step = -1
+		}
+	}
+	h.eighths.Store(int32(old + step))
+}
+
 // prepare readies a, new or shared with a batch's items, for a plan of
 // the item at v: room for each string and number value the item can have
 // (its fields', list elements included, its derived attributes', the
@@ -101,8 +146,8 @@ func (e *Entity[T]) prepare(a *arena, v *T, fields []types.AttributeValue) []typ
 	} else {
 		n += e.codec.Len()
 	}
-	if a.shared > 1 {
-		a.sl.Keep(n, e.texts.get(), a.shared)
+	if a.shared > 0 {
+		a.sl.Keep(n, e.values.get(n), e.texts.get(), a.shared)
 	} else {
 		a.sl.Reset(n, e.texts.get())
 	}

@@ -44,18 +44,23 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	ps := e.puts.Get().(*putStream[T])
 	s, vals := &ps.batchStream, &ps.vals
 	s.start(batchWriter{t: e.table, api: api, o: o, call: "BatchPut", entity: e.typeName})
-	for i := range s.room { // each request is of e and of the item at its place
-		s.room[i] = WriteRequest{table: e.table, of: e, put: &vals[i]}
+	if ps.of != e { // each request is of e and of the item at its place
+		for i := range s.room {
+			s.room[i] = WriteRequest{table: e.table, of: e, put: &vals[i]}
+		}
+		ps.of = e
 	}
+	s.keep = true
 	// Every item's plan's arena; the items of a request of 25 share its
 	// slab. It is on the heap: the loop's body is a closure that the
 	// stream's function holds (see noEscape).
-	ar := &arena{shared: MaxBatchWrite}
+	ar := new(arena)
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
 		vals[at] = v
 		r := &s.room[at] // built in place: take does not copy it
+		ar.shared = MaxBatchWrite - at
 		if e.encodePut(ar, r, &vals[at]); r.err != nil {
 			return s.refused(r, r.err)
 		}
@@ -65,12 +70,13 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 		if at > 0 && len(s.chunk) == 1 { // the request of its key written first: r is now at 0
 			vals[0] = vals[at]
 			s.chunk[0].put = &vals[0]
+			s.used = max(s.used, at+1) // the room and vals at at still hold it, for end to drop
 		}
 	}
 	if err := s.end(ctx); err != nil {
 		return err
 	}
-	clear(vals[:]) // the pool keeps none of the caller's values
+	clear(vals[:s.used]) // the pool keeps none of the caller's values
 	e.puts.Put(ps)
 	return nil
 }
@@ -79,7 +85,15 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 // the request of 25 being filled, by position, which the requests' T are
 // (WriteRequest.Value). A BatchPut without an error gives it back to its
 // entity's pool, as BatchWriteSeq does its state.
+//
+// Its room's requests are of its entity (of), each of the item at its
+// place in vals, from one BatchPut to the next: set when the stream is
+// first taken by of (copies of an entity share its pool), not at each
+// call, and kept by end (keep). While the collector marks, every pointer
+// written over in the heap costs a write barrier, so a BatchPut of a few
+// items writes no more of this state than its items need.
 type putStream[T any] struct {
 	batchStream
 	vals [MaxBatchWrite]T
+	of   *Entity[T]
 }

@@ -80,6 +80,13 @@ type batchStream struct {
 	// many slots as requests, so that a probe ends soon.
 	slots [streamSlots]uint8
 	taken int
+	// used is the most requests the chunk has held in this write: the
+	// requests of the room that end drops.
+	used int
+	// keep: end drops only what the room's requests hold of the caller
+	// (their items, keys and errors), and keeps their table, entity and
+	// value's place (BatchPut's, set once per stream).
+	keep bool
 	// room is chunk's memory.
 	room [MaxBatchWrite]WriteRequest
 }
@@ -100,7 +107,7 @@ const (
 // start readies s, new or given back after a write without an error,
 // for a write by w.
 func (s *batchStream) start(w batchWriter) {
-	s.w, s.chunk, s.taken = w, s.room[:0], 0
+	s.w, s.chunk, s.taken, s.used, s.keep = w, s.room[:0], 0, 0, false
 }
 
 // take puts r, checked, in the request of 25 being filled: when that has
@@ -134,7 +141,14 @@ func (s *batchStream) end(ctx context.Context) error {
 		return err
 	}
 	s.w = batchWriter{}
-	clear(s.room[:])
+	if !s.keep {
+		clear(s.room[:s.used])
+		return nil
+	}
+	for i := range s.room[:s.used] {
+		r := &s.room[i]
+		r.item, r.key.pk, r.key.sk, r.err = nil, keyPart{}, keyPart{}, nil
+	}
 	return nil
 }
 
@@ -182,6 +196,7 @@ func (s *batchStream) flush(ctx context.Context) *BatchWriteError {
 	// them, or the stream ends (end): clearing them here would cost a
 	// write barrier per pointer while the collector marks, as replacing
 	// them does.
+	s.used = max(s.used, len(s.chunk))
 	s.chunk = s.chunk[:0]
 	s.slots = [streamSlots]uint8{}
 	return nil

@@ -23,16 +23,28 @@ func (writesAll) BatchWriteItem(context.Context, *dynamodb.BatchWriteItemInput, 
 // the state only until the write ends. The state taken from the pool right
 // after a write, on the same goroutine, is the one it gave back; each
 // round checks it. 30 orders: a request of 25 written, and one of 5 left
-// for the end.
+// for the end. BatchPut's state keeps what is its entity's own (each
+// request's table, entity and place of its value), set once; and a
+// stream of 12 whose last repeats a key (the request of 11 written
+// first, the last moved to the front of the next) leaves nothing where
+// its last was built.
 func TestEndedStreamHoldsNothing(t *testing.T) {
 	_, byFields := arenaEntities(t)
-	orders := func(yield func(arenaOrder) bool) {
-		for i := range 30 {
-			if !yield(arenaOrder{Customer: "c1", ID: fmt.Sprintf("o%d", i), Status: "OPEN"}) {
-				return
+	ordersOf := func(ids ...int) func(yield func(arenaOrder) bool) {
+		return func(yield func(arenaOrder) bool) {
+			for _, i := range ids {
+				if !yield(arenaOrder{Customer: "c1", ID: fmt.Sprintf("o%d", i), Status: "OPEN"}) {
+					return
+				}
 			}
 		}
 	}
+	var thirty []int
+	for i := range 30 {
+		thirty = append(thirty, i)
+	}
+	orders := ordersOf(thirty...)
+	repeated := ordersOf(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 3)
 	requests := func(yield func(WriteRequest) bool) {
 		for o := range orders {
 			if !yield(byFields.PutRequest(o)) {
@@ -43,6 +55,13 @@ func TestEndedStreamHoldsNothing(t *testing.T) {
 	empty := func(round int, call string, s *batchStream) {
 		t.Helper()
 		for i, r := range s.room {
+			if s.keep { // BatchPut's: the entity's own stays
+				own := WriteRequest{table: r.table, of: r.of, put: r.put}
+				if !reflect.DeepEqual(r, own) || r.table != byFields.table || r.of != batchEntity(byFields) {
+					t.Fatalf("round %d, %s: the state's request %d holds %+v", round, call, i, r)
+				}
+				continue
+			}
 			if !reflect.ValueOf(r).IsZero() {
 				t.Fatalf("round %d, %s: the state's request %d holds %+v", round, call, i, r)
 			}
@@ -60,16 +79,24 @@ func TestEndedStreamHoldsNothing(t *testing.T) {
 		empty(round, "BatchWriteSeq", s)
 		streams.Put(s)
 
-		if err := byFields.BatchPut(ctx, writesAll{}, orders); err != nil {
-			t.Fatal(err)
-		}
-		ps := byFields.puts.Get().(*putStream[arenaOrder])
-		empty(round, "BatchPut", &ps.batchStream)
-		for i, v := range ps.vals {
-			if v != (arenaOrder{}) {
-				t.Fatalf("round %d, BatchPut: the state's item %d holds %+v", round, i, v)
+		for _, items := range []func(func(arenaOrder) bool){orders, repeated} {
+			if err := byFields.BatchPut(ctx, writesAll{}, items); err != nil {
+				t.Fatal(err)
 			}
+			ps := byFields.puts.Get().(*putStream[arenaOrder])
+			if !ps.keep {
+				t.Fatalf("round %d, BatchPut: the state does not keep its requests' own", round)
+			}
+			empty(round, "BatchPut", &ps.batchStream)
+			for i, v := range ps.vals {
+				if v != (arenaOrder{}) {
+					t.Fatalf("round %d, BatchPut: the state's item %d holds %+v", round, i, v)
+				}
+				if ps.room[i].put != any(&ps.vals[i]) {
+					t.Fatalf("round %d, BatchPut: the state's request %d is not of its item %d", round, i, i)
+				}
+			}
+			byFields.puts.Put(ps)
 		}
-		byFields.puts.Put(ps)
 	}
 }

@@ -98,7 +98,10 @@ func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
 		r.item, r.key, r.err = nil, keyPair{}, err // r may be a request reused (BatchPut)
 		return
 	}
-	r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
+	// Field by field: a keyPair is too large to be stored with inline
+	// write barriers, and copying it whole takes the runtime's bulk
+	// barrier, costly per item while the collector marks.
+	r.item, r.key.pk, r.key.sk = p.item, p.key.pk, p.key.sk
 }
 
 // DeleteRequest builds a delete of the item with key for [Table.BatchWrite].

@@ -169,9 +169,12 @@ type Entity[T any] struct {
 	life lifecycle
 	// unique: the unique fields (EntitySpec.Unique).
 	unique []uniqueField
-	// texts: the room for texts an item's arena starts with; slabOwn
-	// the values it has besides its fields' ([Entity.slabValues]).
+	// texts: the room for texts an item's arena starts with; values:
+	// the values an item of a batch uses, by which its items share a
+	// slab; slabOwn the values it has besides its fields'
+	// ([Entity.slabValues]).
 	texts   *textHint
+	values  *valueHint
 	slabOwn int
 	// funcSpare counts the attributes that Func bindings compute and no
 	// derivation keeps (an index key that is a field of T).
@@ -379,7 +382,7 @@ func (b *entityBuilder[T]) basics() error {
 		return b.fail("", "", EntityGoType, "T must be a struct that the codec encodes field by field", err)
 	}
 	b.e = &Entity[T]{table: b.table, typeName: b.spec.Type, codec: c, version: b.spec.Version,
-		texts: new(textHint), shapes: &updateShapes{max: maxShapes}, guards: new(guardSet),
+		texts: new(textHint), values: new(valueHint), shapes: &updateShapes{max: maxShapes}, guards: new(guardSet),
 		puts: &sync.Pool{New: func() any { return new(putStream[T]) }}}
 	return nil
 }

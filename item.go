@@ -90,6 +90,7 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	defer func() {
 		e.texts.saw(sl.Used()) // the text the next item's arena starts with
+		e.values.saw(sl.Values())
 		runtime.KeepAlive(&own)
 	}()
 

@@ -271,7 +271,7 @@ func TestSlabKeep(t *testing.T) {
 		})
 	}
 	each := encode(func() { sl.Reset(10, text) })
-	shared := encode(func() { sl.Keep(10, text, 3) })
+	shared := encode(func() { sl.Keep(10, 10, text, 3) })
 	if each-shared != 4 { // the slab's two allocations for each item, or for the three
 		t.Errorf("three items make %v allocations sharing a slab, %v with one each: want 4 fewer", shared, each)
 	}
@@ -288,7 +288,7 @@ func TestSlabKeep(t *testing.T) {
 	if sl.next != len(sl.vals) || len(sl.buf) != cap(sl.buf) {
 		t.Fatalf("three items left room: %d of %d values, %d of %d bytes", sl.next, len(sl.vals), len(sl.buf), cap(sl.buf))
 	}
-	sl.Keep(10, text, 3)
+	sl.Keep(10, 10, text, 3)
 	if sl.next != 0 || len(sl.vals) != 30 || cap(sl.buf) != 3*text {
 		t.Fatalf("a fourth item did not take new room: %d of %d values, %d bytes", sl.next, len(sl.vals), cap(sl.buf))
 	}
@@ -299,10 +299,10 @@ func TestSlabKeep(t *testing.T) {
 // so renewing both when one runs out would drop room later items use.
 func TestSlabKeepEachRoom(t *testing.T) {
 	var sl Slab
-	sl.Keep(4, 8, 3) // room for 12 values and 24 bytes
+	sl.Keep(4, 4, 8, 3) // room for 12 values and 24 bytes
 	vals, buf := &sl.vals[0], unsafe.SliceData(sl.buf[:1])
 	sl.Str(sl.Text(append(sl.Bytes(), "0123456789abcdefghi"...))) // 19 bytes, 1 value
-	sl.Keep(4, 8, 3)                                              // 5 bytes left: new text; 11 values left, kept
+	sl.Keep(4, 4, 8, 3)                                           // 5 bytes left: new text; 11 values left, kept
 	if &sl.vals[0] != vals || sl.next != 1 {
 		t.Fatalf("the values' room was renewed with 11 of 12 values left (next %d)", sl.next)
 	}
@@ -313,11 +313,47 @@ func TestSlabKeepEachRoom(t *testing.T) {
 	for range 8 {
 		sl.Str("v")
 	}
-	sl.Keep(4, 8, 3) // 3 values left: new values; 24 bytes left, kept
+	sl.Keep(4, 4, 8, 3) // 3 values left: new values; 24 bytes left, kept
 	if &sl.vals[0] == vals || sl.next != 0 || len(sl.vals) != 12 {
 		t.Fatalf("the values' room was not renewed with 3 values left: %d of %d", sl.next, len(sl.vals))
 	}
 	if unsafe.SliceData(sl.buf[:1]) != buf {
 		t.Fatal("the text's room was renewed with 24 of 24 bytes left")
+	}
+}
+
+// TestSlabKeepByEach: new room holds the bound of the item that takes it
+// and each values for each of the n-1 after it, and Values counts the
+// values of the item since Keep; an item whose bound does not fit in
+// what is left takes new room, so none of its values is allocated alone.
+func TestSlabKeepByEach(t *testing.T) {
+	var sl Slab
+	sl.Keep(5, 2, 8, 4) // 5 + 2*3 values
+	if len(sl.vals) != 11 {
+		t.Fatalf("room for %d values, want 11", len(sl.vals))
+	}
+	first := &sl.vals[0]
+	for range 3 {
+		sl.Str("v")
+	}
+	if sl.Values() != 3 {
+		t.Fatalf("Values %d after 3, want 3", sl.Values())
+	}
+	sl.Keep(5, 2, 8, 4) // 8 left: kept
+	sl.Num("1")
+	if &sl.vals[0] != first || sl.Values() != 1 || sl.next != 4 {
+		t.Fatalf("room renewed with 8 of 11 values left, or Values %d (next %d)", sl.Values(), sl.next)
+	}
+	for range 3 {
+		sl.Str("v")
+	}
+	sl.Keep(5, 2, 8, 4) // 4 left, the bound is 5: new room
+	if &sl.vals[0] == first || sl.next != 0 || len(sl.vals) != 11 || sl.Values() != 0 {
+		t.Fatalf("an item whose bound does not fit kept the room: next %d of %d", sl.next, len(sl.vals))
+	}
+	for range 5 {
+		if x := sl.Str("v"); x != &sl.vals[sl.next-1] {
+			t.Fatal("a value within the bound was allocated alone")
+		}
 	}
 }

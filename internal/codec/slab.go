@@ -25,8 +25,10 @@ type Slab struct {
 	// collector marks, shading two pointers.
 	vals []types.AttributeValueMemberS
 	next int
-	buf  []byte
-	used int // the bytes of text handed out, in buf or not
+	// first is next as the item began (Reset, Keep).
+	first int
+	buf   []byte
+	used  int // the bytes of text handed out, in buf or not
 }
 
 // sameLayout reports whether an AttributeValueMemberN can be handed out
@@ -49,27 +51,28 @@ var sameLayout = func() bool {
 // Reset gives sl room for values string and number values and bytes
 // bytes of text (two allocations), dropping what it had left.
 func (sl *Slab) Reset(values, bytes int) {
-	sl.vals, sl.next = make([]types.AttributeValueMemberS, values), 0
+	sl.vals, sl.next, sl.first = make([]types.AttributeValueMemberS, values), 0, 0
 	sl.buf = make([]byte, 0, bytes)
 	sl.used = 0
 }
 
 // Keep readies sl for the next of the items that share it, which needs
-// values string and number values and bytes bytes of text: in the room sl
-// has left when that is enough, else in new room for n such items, the
-// values' and the text's each on its own (the room of one is not dropped
-// when the other runs out: values and bytes are bounds, which an item
-// seldom reaches). The items of a batch, which live as long as each
-// other, then take two allocations for several of them. Used counts the
-// text from here.
-func (sl *Slab) Keep(values, bytes, n int) {
+// at most values string and number values, and bytes bytes of text: in
+// the room sl has left when that is enough, else in new room for this
+// item and n-1 more, of each values each (what items use on average,
+// at most values) and bytes bytes; the values' room and the text's each
+// renewed on its own (the room of one is not dropped when the other runs
+// out: values and bytes are bounds, which an item seldom reaches). The
+// items of a batch, which live as long as each other, then take two
+// allocations for several of them. Used and Values count from here.
+func (sl *Slab) Keep(values, each, bytes, n int) {
 	if len(sl.vals)-sl.next < values {
-		sl.vals, sl.next = make([]types.AttributeValueMemberS, values*n), 0
+		sl.vals, sl.next = make([]types.AttributeValueMemberS, values+each*(n-1)), 0
 	}
 	if cap(sl.buf)-len(sl.buf) < bytes {
 		sl.buf = make([]byte, 0, bytes*n)
 	}
-	sl.used = 0
+	sl.used, sl.first = 0, sl.next
 }
 
 // Str hands out a string value holding v.
@@ -146,6 +149,10 @@ func (sl *Slab) Text(b []byte) string {
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
+
+// Values returns the string and number values handed out from sl's room
+// since the last Reset or Keep.
+func (sl *Slab) Values() int { return sl.next - sl.first }
 
 // Used returns the bytes of text handed out since the last Reset, those
 // that did not fit in its room included: the room the next item of the
