@@ -110,7 +110,8 @@ func (h *valueHint) get(bound int) int {
 	return bound
 }
 
-// saw records that an item used n values: the mean moves an eighth of
+// saw records that an item of a batch used n values (only batches read
+// the hint, so other writes do not record): the mean moves an eighth of
 // the way to n. Writes at once may lose one another's records, which
 // only makes the hint less exact: an item that finds too little room
 // in a slab takes new room.
@@ -120,11 +121,15 @@ func (h *valueHint) saw(n int) {
 	}
 	n *= 8
 	old := int(h.eighths.Load())
-	if old == 0 {
-		old = n
+	if old == 0 { // the first item: the mean is its count
+		h.eighths.Store(int32(n))
+		return
+	}
+	if n == old {
+		return // no store: the writes of one entity share the hint's cache line
 	}
 	step := (n - old) / 8
-	if step == 0 && n != old { // at least an eighth, so that the mean reaches n
+	if step == 0 { // at least an eighth, so that the mean reaches n
 		step = 1
 		if n < old {
 			step = -1

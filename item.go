@@ -90,7 +90,9 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
 	defer func() {
 		e.texts.saw(sl.Used()) // the text the next item's arena starts with
-		e.values.saw(sl.Values())
+		if ar.shared > 0 {     // only a batch's items share a slab by the hint
+			e.values.saw(sl.Values())
+		}
 		runtime.KeepAlive(&own)
 	}()
 
