@@ -90,12 +90,13 @@ func (h *textHint) saw(n int) {
 	}
 }
 
-// valueHint is the string and number values that an item of an entity
-// uses on average (a running mean, in eighths), by which the items of a
-// batch that share a slab take its room: room for every value an item
-// can have (the bound) makes a slab larger than its items fill when some
-// of them have fewer (an item out of an index, an omitted field), and
-// that room is allocated, cleared and then scanned by the collector.
+// valueHint is the string and number values that an item of an entity's
+// batches uses on average (a running mean, in eighths), by which the
+// items of a batch that share a slab take its room: room for every value
+// an item can have (the bound) makes a slab larger than its items fill
+// when some of them have fewer (an item out of an index, an omitted
+// field), and that room is allocated and cleared, and scanned when a
+// collection finds it live.
 // Copies of an entity share it; a nil or new valueHint gives the bound.
 type valueHint struct{ eighths atomic.Int32 }
 
