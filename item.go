@@ -75,13 +75,20 @@ func (e *Entity[T]) planIn(ar *arena, p *itemPlan[T], v *T, version int64) error
 // planAt is planIn for a write at now; a zero now sets no lifecycle time
 // (the plan of a refresh, which decides whether the item changes).
 func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
+	if ar != nil {
+		return e.planWith(ar, p, v, version, now)
+	}
+	var own arena // zeroed only for a plan that uses it
+	err := e.planWith(noEscape(&own), p, v, version, now) // see noEscape
+	runtime.KeepAlive(&own)
+	return err
+}
+
+// planWith is planAt in the arena ar.
+func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
 	*p = itemPlan[T]{}
 	if !now.IsZero() {
 		e.stampTimes(v, now)
-	}
-	var own arena
-	if ar == nil {
-		ar = noEscape(&own) // see noEscape
 	}
 	var fieldVals [fieldRoom]types.AttributeValue // see fieldRoom
 	var derivedVals [derivedRoom]namedValue
@@ -93,7 +100,6 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 		if ar.shared > 0 {     // only a batch's items share a slab by the hint
 			e.values.saw(sl.Values())
 		}
-		runtime.KeepAlive(&own)
 	}()
 
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
@@ -175,13 +181,13 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 			av := fields[d.at]
 			if av == nil {
 				if g.decides && in&(1<<gi) != 0 { // derived all or none
-					return e.itemError(*d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
+					return e.itemError(d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
 						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
 				}
 				continue
 			}
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
-				return e.itemError(*d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
+				return e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
 			if d.timeKey {
 				field := av
@@ -225,11 +231,19 @@ func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now t
 	}
 
 	if size > MaxItemSize {
-		return &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
-			Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
+		return e.tooLarge(size)
 	}
 	p.size = size
 	return nil
+}
+
+// tooLarge is the error of an item of size bytes, over [MaxItemSize].
+// It is never inlined: every plan checks the size, and fails seldom.
+//
+//go:noinline
+func (e *Entity[T]) tooLarge(size int) error {
+	return &ItemError{Entity: e.typeName, Problem: ItemTooLarge,
+		Detail: fmt.Sprintf("%d bytes, the limit is %d; move large values elsewhere (S3) and store a reference", size, MaxItemSize)}
 }
 
 // keyFieldOnce stores key, the checked value of a table key attribute
@@ -254,13 +268,13 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 		d := &e.agree[i]
 		av, _, err := d.get(v, sl)
 		if err != nil {
-			return e.itemError(*d, ItemDerive, "", err)
+			return e.itemError(d, ItemDerive, "", err)
 		}
 		if av, _, err = e.checkKeyValue(d, av); err != nil {
 			return err
 		}
 		if have := item[d.attr.Name]; !avequal.Equal(have, av) {
-			return e.itemError(*d, ItemKeyConflict, fmt.Sprintf("the patterns that store it compute %s and %s for this item: bind them so that they agree", partOf(have).text(), partOf(av).text()), nil)
+			return e.itemError(d, ItemKeyConflict, fmt.Sprintf("the patterns that store it compute %s and %s for this item: bind them so that they agree", partOf(have).text(), partOf(av).text()), nil)
 		}
 	}
 	return nil
@@ -278,7 +292,7 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		d := &g.derived[i]
 		av, ok, err := fr.get(d, v)
 		if err != nil {
-			return derived, false, 0, e.itemError(*d, ItemDerive, "", err)
+			return derived, false, 0, e.itemError(d, ItemDerive, "", err)
 		}
 		if !ok {
 			in = false
@@ -344,10 +358,10 @@ func (fr *funcResults[T]) get(d *derivation[T], v *T) (types.AttributeValue, boo
 func (e *Entity[T]) derivePrimary(d *derivation[T], v *T, fr *funcResults[T]) (types.AttributeValue, int, error) {
 	av, ok, err := fr.get(d, v)
 	if err != nil {
-		return nil, 0, e.itemError(*d, ItemDerive, "", err)
+		return nil, 0, e.itemError(d, ItemDerive, "", err)
 	}
 	if !ok {
-		return nil, 0, e.itemError(*d, ItemMissingKey, "a primary key derivation must always give a value", nil)
+		return nil, 0, e.itemError(d, ItemMissingKey, "a primary key derivation must always give a value", nil)
 	}
 	return e.checkKeyValue(d, av)
 }
@@ -363,46 +377,66 @@ func (e *Entity[T]) checkKeyValue(d *derivation[T], av types.AttributeValue) (ty
 	size := 0
 	switch x := av.(type) {
 	case *types.AttributeValueMemberS:
-		if d.attr.Type != types.ScalarAttributeTypeS {
-			break
+		if d.attr.Type == types.ScalarAttributeTypeS && (d.keysText || itemsize.ValidString(x.Value)) {
+			size = len(x.Value)
 		}
-		if x.Value == "" {
-			return nil, 0, e.itemError(*d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
-		}
-		if !d.keysText && !itemsize.ValidString(x.Value) {
-			return nil, 0, e.itemError(*d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
-		}
-		size = len(x.Value)
 	case *types.AttributeValueMemberN:
 		if d.attr.Type != types.ScalarAttributeTypeN {
 			break
 		}
-		av, err := e.canonicalNumber(*d, x)
+		av, err := e.canonicalNumber(d, x)
 		if err != nil {
 			return nil, 0, err
 		}
 		return av, itemsize.Size(d.attr.Name, av), nil
 	case *types.AttributeValueMemberB:
-		if d.attr.Type != types.ScalarAttributeTypeB {
-			break
+		if d.attr.Type == types.ScalarAttributeTypeB {
+			size = len(x.Value)
 		}
-		if len(x.Value) == 0 {
-			return nil, 0, e.itemError(*d, ItemEmptyKey, "an empty binary is never a key value", nil)
-		}
-		size = len(x.Value)
 	}
-	if size == 0 {
-		return nil, 0, e.itemError(*d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
-	}
-	if size > d.limit {
-		return nil, 0, e.itemError(*d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+	if size == 0 || size > d.limit {
+		return nil, 0, e.keyValueError(d, av)
 	}
 	return av, len(d.attr.Name) + size, nil // a string's or a binary's size
 }
 
+// keyValueError is the error of av, a value of the key attribute d
+// derives that checkKeyValue refuses. It is never inlined: a write's hot
+// path, which checks every key it writes, calls it only to fail.
+//
+//go:noinline
+func (e *Entity[T]) keyValueError(d *derivation[T], av types.AttributeValue) error {
+	size := 0
+	switch x := av.(type) {
+	case *types.AttributeValueMemberS:
+		if d.attr.Type != types.ScalarAttributeTypeS {
+			break
+		}
+		if x.Value == "" {
+			return e.itemError(d, ItemEmptyKey, "an empty string is never a key value: DynamoDB refuses it; report no value (ok=false) to leave an index", nil)
+		}
+		if !d.keysText && !itemsize.ValidString(x.Value) {
+			return e.itemError(d, ItemBadString, fmt.Sprintf("%q: the SDK would send each invalid byte as U+FFFD, another key", x.Value), nil)
+		}
+		size = len(x.Value)
+	case *types.AttributeValueMemberB:
+		if d.attr.Type != types.ScalarAttributeTypeB {
+			break
+		}
+		if len(x.Value) == 0 {
+			return e.itemError(d, ItemEmptyKey, "an empty binary is never a key value", nil)
+		}
+		size = len(x.Value)
+	}
+	if size == 0 {
+		return e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+	}
+	return e.itemError(d, ItemKeyTooLong, fmt.Sprintf("%d bytes, the limit is %d", size, d.limit), nil)
+}
+
 // canonicalNumber checks a number key value and returns it in canonical
 // form (x itself when it already is).
-func (e *Entity[T]) canonicalNumber(d derivation[T], x *types.AttributeValueMemberN) (types.AttributeValue, error) {
+func (e *Entity[T]) canonicalNumber(d *derivation[T], x *types.AttributeValueMemberN) (types.AttributeValue, error) {
 	n, err := itemsize.ParseNumber(x.Value)
 	if err != nil {
 		return nil, e.itemError(d, ItemBadNumber, "", err)
@@ -413,7 +447,12 @@ func (e *Entity[T]) canonicalNumber(d derivation[T], x *types.AttributeValueMemb
 	return x, nil
 }
 
-func (e *Entity[T]) itemError(d derivation[T], p ItemProblem, detail string, err error) *ItemError {
+// itemError is the error of an item whose attribute d derives is refused.
+// It is never inlined: a write's hot path calls it only to fail, and its
+// body at each call site made that path's code larger.
+//
+//go:noinline
+func (e *Entity[T]) itemError(d *derivation[T], p ItemProblem, detail string, err error) *ItemError {
 	return &ItemError{Entity: e.typeName, Index: d.index, Attribute: d.attr.Name, Problem: p, Detail: detail, Err: err}
 }
 

@@ -186,9 +186,9 @@ func (e *Entity[T]) KeyOf(item map[string]types.AttributeValue) (Key[T], error) 
 	for _, d := range ds {
 		switch av, ok := item[d.attr.Name]; {
 		case !ok:
-			return Key[T]{}, e.itemError(d, ItemMissingKey, "the item lacks the table key attribute", nil)
+			return Key[T]{}, e.itemError(&d, ItemMissingKey, "the item lacks the table key attribute", nil)
 		case partOf(av).typ.scalarType() != d.attr.Type:
-			return Key[T]{}, e.itemError(d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
+			return Key[T]{}, e.itemError(&d, ItemKeyType, fmt.Sprintf("got %s, the attribute is %s", avTypeName(av), d.attr.Type), nil)
 		}
 	}
 	return e.keyOfItem(item), nil

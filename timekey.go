@@ -48,7 +48,7 @@ func appendTimeKey(b []byte, t time.Time) ([]byte, error) {
 func (e *Entity[T]) timeKeyOf(d *derivation[T], v *T, field types.AttributeValue, sl *codec.Slab) (types.AttributeValue, error) {
 	t, ok := e.codec.TimeAt(unsafe.Pointer(v), d.at)
 	if !ok {
-		return e.timeKeyValue(*d, field)
+		return e.timeKeyValue(d, field)
 	}
 	return e.timeKeyAt(d, t, sl)
 }
@@ -58,14 +58,14 @@ func (e *Entity[T]) timeKeyOf(d *derivation[T], v *T, field types.AttributeValue
 func (e *Entity[T]) timeKeyAt(d *derivation[T], t time.Time, sl *codec.Slab) (types.AttributeValue, error) {
 	b, err := appendTimeKey(sl.Bytes(), t)
 	if err != nil {
-		return nil, e.itemError(*d, ItemKeyType, "", err)
+		return nil, e.itemError(d, ItemKeyType, "", err)
 	}
 	return sl.Str(sl.Text(b)), nil
 }
 
 // timeKeyValue re-encodes the attributevalue form of a time.Time field (an
 // RFC 3339 string) in [TimeKeyLayout].
-func (e *Entity[T]) timeKeyValue(d derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
+func (e *Entity[T]) timeKeyValue(d *derivation[T], av types.AttributeValue) (types.AttributeValue, error) {
 	s, ok := av.(*types.AttributeValueMemberS)
 	if !ok {
 		return av, nil
@@ -74,7 +74,7 @@ func (e *Entity[T]) timeKeyValue(d derivation[T], av types.AttributeValue) (type
 	if err != nil {
 		return nil, e.itemError(d, ItemKeyType, "the time field did not encode as RFC 3339", err)
 	}
-	return e.timeKeyAt(&d, t, nil)
+	return e.timeKeyAt(d, t, nil)
 }
 
 // timeKeyPrefix checks that prefix begins some value of [TimeKeyLayout]

@@ -51,7 +51,7 @@ func TestTimeKeyOfIsTheFieldsReencoding(t *testing.T) {
 		}
 		v := timed{ID: "x", Cat: "c", When: time.Date(year, time.Month(1+r.IntN(12)), 1+r.IntN(28), r.IntN(24), r.IntN(60), r.IntN(60), nanos, zone)}
 		field := &types.AttributeValueMemberS{Value: v.When.Format(time.RFC3339Nano)}
-		want, wantErr := e.timeKeyValue(*d, field)
+		want, wantErr := e.timeKeyValue(d, field)
 		got, err := e.timeKeyOf(d, &v, field, nil)
 		item, itemErr := e.Item(v)
 		switch {

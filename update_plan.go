@@ -464,7 +464,7 @@ func (p *partialPlan[T]) storeFields() error {
 				case d.attr.Name != attr:
 				case present:
 					if d.timeKey {
-						if av, err = e.timeKeyValue(d, av); err != nil {
+						if av, err = e.timeKeyValue(&d, av); err != nil {
 							return err
 						}
 					}
@@ -554,7 +554,7 @@ func (e *Entity[T]) encodeValue(f codec.Field, v any, what string) (types.Attrib
 		return nil, false, e.encodeError(err)
 	}
 	if d := e.timeKeyField(f.Name); present && d != nil {
-		if av, err = e.timeKeyValue(*d, av); err != nil {
+		if av, err = e.timeKeyValue(d, av); err != nil {
 			return nil, false, err
 		}
 	}
