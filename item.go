@@ -73,18 +73,20 @@ func (e *Entity[T]) planIn(ar *arena, p *itemPlan[T], v *T, version int64) error
 }
 
 // planAt is planIn for a write at now; a zero now sets no lifecycle time
-// (the plan of a refresh, which decides whether the item changes).
+// (the plan of a refresh, which decides whether the item changes). A nil
+// ar: the plan's own arena, on planAt's stack and zeroed only then (a
+// batch's plans share theirs).
 func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
 	if ar != nil {
 		return e.planWith(ar, p, v, version, now)
 	}
-	var own arena // zeroed only for a plan that uses it
+	var own arena
 	err := e.planWith(noEscape(&own), p, v, version, now) // see noEscape
 	runtime.KeepAlive(&own)
 	return err
 }
 
-// planWith is planAt in the arena ar.
+// planWith is planAt in the arena ar, not nil.
 func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
 	*p = itemPlan[T]{}
 	if !now.IsZero() {
