@@ -38,7 +38,7 @@ type arena struct {
 // held until its map is made, with room for exactly the attributes it
 // has (each attribute is put in the map once: a small map that is full
 // grows even to replace a value), on the stack of the plan that makes
-// it ([Entity.planAt]), in room of these sizes, so that nothing of it
+// it ([Entity.planWith]), in room of these sizes, so that nothing of it
 // has to be cleared after the plan: while the collector marks, clearing
 // heap memory that holds pointers shades each pointer it drops (a write
 // barrier), and a batch clears for every item. An entity with more takes

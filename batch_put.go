@@ -52,16 +52,18 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 	}
 	s.keep = true
 	// Every item's plan's arena; the items of a request of 25 share its
-	// slab. It is on the heap: the loop's body is a closure that the
-	// stream's function holds (see noEscape).
-	ar := new(arena)
+	// slab. It is the stream's, on the heap (the loop's body is a
+	// closure that the stream's function holds, see noEscape), spent:
+	// its first item gives it room.
+	ar := &ps.ar
 	for v := range items {
 		s.taken++
 		at := len(s.chunk)
 		vals[at] = v
 		r := &s.room[at] // built in place: take does not copy it
 		ar.shared = MaxBatchWrite - at
-		if e.encodePut(ar, r, &vals[at]); r.err != nil {
+		var p itemPlan[T] // planned in ar, straight: a call less per item
+		if putPlanned(r, &p, e.planWith(ar, &p, &vals[at], -1, e.writeTime())); r.err != nil {
 			return s.refused(r, r.err)
 		}
 		if err := s.take(ctx, r); err != nil {
@@ -77,13 +79,15 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 		return err
 	}
 	clear(vals[:s.used]) // the pool keeps none of the caller's values
+	ps.ar = arena{}      // nor the texts and values of its items
 	e.puts.Put(ps)
 	return nil
 }
 
-// putStream is the state of a BatchPut: its stream's, and the items of
-// the request of 25 being filled, by position, which the requests' T are
-// (WriteRequest.Value). A BatchPut without an error gives it back to its
+// putStream is the state of a BatchPut: its stream's, the items of the
+// request of 25 being filled, by position, which the requests' T are
+// (WriteRequest.Value), and the arena its items' plans share (spent
+// from one BatchPut to the next: it holds nothing of the items written). A BatchPut without an error gives it back to its
 // entity's pool, as BatchWriteSeq does its state.
 //
 // Its room's requests are of its entity (of), each of the item at its
@@ -96,4 +100,5 @@ type putStream[T any] struct {
 	batchStream
 	vals [MaxBatchWrite]T
 	of   *Entity[T]
+	ar   arena
 }

@@ -102,6 +102,9 @@ func TestEndedStreamHoldsNothing(t *testing.T) {
 					t.Fatalf("round %d, BatchPut: the state's request %d is not of its item %d", round, i, i)
 				}
 			}
+			if !reflect.ValueOf(ps.ar).IsZero() { // its slab held the items' values and texts
+				t.Fatalf("round %d, BatchPut: the state's arena holds %+v", round, ps.ar)
+			}
 			byFields.puts.Put(ps)
 		}
 	}

@@ -66,7 +66,8 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, of: e, put: &item}
 	if r.err = e.batchPutRefused("BatchWrite"); r.err == nil {
-		e.encodePut(nil, &r, &item)
+		var p itemPlan[T]
+		putPlanned(&r, &p, e.plan(&p, &item, -1))
 	}
 	return r
 }
@@ -89,13 +90,11 @@ func (e *Entity[T]) batchPutRefused(op string) error {
 	return nil
 }
 
-// encodePut gives r, a put request of *v (r.put) without an error, its
-// item and key, or the error of *v, whose lifecycle times it sets; its
-// plan is made in ar (nil: the plan's own).
-func (e *Entity[T]) encodePut(ar *arena, r *WriteRequest, v *T) {
-	var p itemPlan[T]
-	if err := e.planIn(ar, &p, v, -1); err != nil {
-		r.item, r.key, r.err = nil, keyPair{}, err // r may be a request reused (BatchPut)
+// putPlanned gives r, a put request (r.put), the item and key of p, or
+// err, the error of p's plan: r may be a request reused (BatchPut).
+func putPlanned[T any](r *WriteRequest, p *itemPlan[T], err error) {
+	if err != nil {
+		r.item, r.key, r.err = nil, keyPair{}, err
 		return
 	}
 	// Field by field: a keyPair is too large to be stored with inline
@@ -248,7 +247,11 @@ func (w *batchWriter) write(ctx context.Context, reqs []WriteRequest) ([]int, er
 		if err != nil {
 			return nil, err
 		}
-		return t.unprocessedWrites(reqs, chunk, out.UnprocessedItems[t.name], unprocessed)
+		left := out.UnprocessedItems[t.name]
+		if len(left) == 0 {
+			return unprocessed, nil
+		}
+		return t.unprocessedWrites(reqs, chunk, left, unprocessed)
 	})
 }
 

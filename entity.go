@@ -131,7 +131,7 @@ type Entity[T any] struct {
 	nDerived int
 	// extraAttrs counts the attributes every item has beside its fields
 	// and its index keys: the entity type, the primary key attributes that
-	// are not fields. It sizes an item's map (planAt). versionAt and keyAt
+	// are not fields. It sizes an item's map (planWith). versionAt and keyAt
 	// are the fields of the version and of the primary key attributes that
 	// are fields (-1: none).
 	extraAttrs, versionAt int

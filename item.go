@@ -59,34 +59,31 @@ func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
 // replaces the version attribute's value; -1 keeps T's. The plan is
 // filled in place: an item plan is large, and a write makes one per item.
 func (e *Entity[T]) plan(p *itemPlan[T], v *T, version int64) error {
-	return e.planIn(nil, p, v, version)
+	return e.planAt(p, v, version, e.writeTime())
 }
 
-// planIn is plan in the arena ar, shared with other plans (BatchPut's);
-// a nil ar: the plan's own.
-func (e *Entity[T]) planIn(ar *arena, p *itemPlan[T], v *T, version int64) error {
-	var now time.Time
-	if len(e.life.fields) > 0 { // the clock is read only when a field keeps its time
-		now = e.life.now()
+// writeTime is the time of a write now, by the entity's clock; zero for an
+// entity without a field that keeps its time (the clock is not read).
+func (e *Entity[T]) writeTime() time.Time {
+	if len(e.life.fields) > 0 {
+		return e.life.now()
 	}
-	return e.planAt(ar, p, v, version, now)
+	return time.Time{}
 }
 
-// planAt is planIn for a write at now; a zero now sets no lifecycle time
-// (the plan of a refresh, which decides whether the item changes). A nil
-// ar: the plan's own arena, on planAt's stack and zeroed only then (a
-// batch's plans share theirs).
-func (e *Entity[T]) planAt(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
-	if ar != nil {
-		return e.planWith(ar, p, v, version, now)
-	}
+// planAt is plan for a write at now; a zero now sets no lifecycle time
+// (the plan of a refresh, which decides whether the item changes). Its
+// arena is its own, on planAt's stack and zeroed only then: a batch's
+// plans share theirs, and call planWith.
+func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) error {
 	var own arena
 	err := e.planWith(noEscape(&own), p, v, version, now) // see noEscape
 	runtime.KeepAlive(&own)
 	return err
 }
 
-// planWith is planAt in the arena ar, not nil.
+// planWith is planAt in the arena ar: its own, or one that the plans of
+// a batch's items share (BatchPut's).
 func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
 	*p = itemPlan[T]{}
 	if !now.IsZero() {
@@ -97,12 +94,6 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 	fields, derived := e.prepare(ar, v, fieldVals[:0]), derivedVals[:0]
 	sl := &ar.sl
 	fr := funcResults[T]{sl: sl, out: ar.out[:]}
-	defer func() {
-		e.texts.saw(sl.Used()) // the text the next item's arena starts with
-		if ar.shared > 0 {     // only a batch's items share a slab by the hint
-			e.values.saw(sl.Values())
-		}
-	}()
 
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
@@ -134,7 +125,7 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 
 	var n int
 	if e.codec.Direct() && len(fields) <= fieldRoom {
-		// Each value is stored in planAt's own array, by index: a store
+		// Each value is stored in planWith's own array, by index: a store
 		// to a local array needs no write barrier, one through a slice
 		// (encodeFields's) has one.
 		base := unsafe.Pointer(v)
@@ -236,6 +227,10 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 		return e.tooLarge(size)
 	}
 	p.size = size
+	e.texts.saw(sl.Used()) // the text the next item's arena starts with
+	if ar.shared > 0 {     // only a batch's items share a slab by the hint
+		e.values.saw(sl.Values())
+	}
 	return nil
 }
 

@@ -195,6 +195,9 @@ func (o Options) RefuseOthers(op string, takes Takes, detail string) error {
 }
 
 func buildOptions(op string, takes Takes, fns []func(*Options)) (Options, error) {
+	if len(fns) == 0 {
+		return Options{}, nil // the zero Options sets nothing to refuse
+	}
 	o, err := Apply(op, fns)
 	if err != nil {
 		return o, err

@@ -163,7 +163,7 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 	}
 	// Whether the item changes is decided without the lifecycle times,
 	// which a write sets: an item up to date stays untouched.
-	if err = e.planAt(nil, &p, &v, next, time.Time{}); err != nil {
+	if err = e.planAt(&p, &v, next, time.Time{}); err != nil {
 		return v, p, res, err
 	}
 	if p.key != key {
