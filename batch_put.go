@@ -87,8 +87,9 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 // putStream is the state of a BatchPut: its stream's, the items of the
 // request of 25 being filled, by position, which the requests' T are
 // (WriteRequest.Value), and the arena its items' plans share (spent
-// from one BatchPut to the next: it holds nothing of the items written). A BatchPut without an error gives it back to its
-// entity's pool, as BatchWriteSeq does its state.
+// from one BatchPut to the next: it holds nothing of the items written).
+// A BatchPut without an error gives it back to its entity's pool, as
+// BatchWriteSeq does its state.
 //
 // Its room's requests are of its entity (of), each of the item at its
 // place in vals, from one BatchPut to the next: set when the stream is
