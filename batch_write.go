@@ -247,11 +247,7 @@ func (w *batchWriter) write(ctx context.Context, reqs []WriteRequest) ([]int, er
 		if err != nil {
 			return nil, err
 		}
-		left := out.UnprocessedItems[t.name]
-		if len(left) == 0 {
-			return unprocessed, nil
-		}
-		return t.unprocessedWrites(reqs, chunk, left, unprocessed)
+		return t.unprocessedWrites(reqs, chunk, out.UnprocessedItems[t.name], unprocessed)
 	})
 }
 
