@@ -128,6 +128,23 @@ func drain(ctx context.Context, o Options, n, size int, send sendChunk) (left []
 	return nil, nil
 }
 
+// requestKey is r's key: its own, or read from its item (a request of
+// BatchPut, WriteRequest.key).
+func (t *Table) requestKey(r *WriteRequest) keyPair {
+	if r.key.pk.typ != 0 || r.item == nil {
+		return r.key
+	}
+	return t.pairOf(r.item)
+}
+
+// keyed gives each request of reqs its key (requestKey): requests that a
+// caller receives (BatchWriteError.Unprocessed) have theirs.
+func (t *Table) keyed(reqs []WriteRequest) {
+	for i := range reqs {
+		reqs[i].key = t.requestKey(&reqs[i])
+	}
+}
+
 // pairOf reads the primary key of an item or a key map.
 func (t *Table) pairOf(m map[string]types.AttributeValue) keyPair {
 	p := keyPair{pk: partOf(m[t.primary.PartitionKey[0].Name])}

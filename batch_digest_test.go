@@ -60,7 +60,7 @@ func TestBatchStreamTable(t *testing.T) {
 	for i := range 12 {
 		k := sKey(fmt.Sprintf("%c-same-tail", 'A'+i), "x")
 		r := WriteRequest{key: k}
-		if s.has(&r, keyDigest(k)) {
+		if s.has(r.key, keyDigest(k)) {
 			t.Fatalf("key %v found before it was added", k)
 		}
 		s.add(&r, keyDigest(k))
@@ -73,13 +73,13 @@ func TestBatchStreamTable(t *testing.T) {
 			continue
 		}
 		r := WriteRequest{key: k}
-		if s.has(&r, keyDigest(k)) {
+		if s.has(r.key, keyDigest(k)) {
 			t.Fatalf("key %v found before it was added", k)
 		}
 		s.add(&r, keyDigest(k))
 	}
 	for i := range s.chunk {
-		if r := s.chunk[i]; !s.has(&r, keyDigest(r.key)) {
+		if r := s.chunk[i]; !s.has(r.key, keyDigest(r.key)) {
 			t.Fatalf("key %v of the chunk not found", r.key)
 		}
 	}
@@ -87,7 +87,7 @@ func TestBatchStreamTable(t *testing.T) {
 		t.Fatal("the keys meant to share a digest do not")
 	}
 	for _, k := range []keyPair{sKey("Z-same-tail", "x"), sKey("A-same-tail", "y"), sKey("K999999", "x")} {
-		if r := (WriteRequest{key: k}); s.has(&r, keyDigest(k)) {
+		if r := (WriteRequest{key: k}); s.has(r.key, keyDigest(k)) {
 			t.Fatalf("key %v found, not in the chunk", k)
 		}
 	}

@@ -62,11 +62,13 @@ func (e *Entity[T]) BatchPut(ctx context.Context, api BatchWriteItemAPI, items i
 		vals[at] = v
 		r := &s.room[at] // built in place: take does not copy it
 		ar.shared = MaxBatchWrite - at
-		var p itemPlan[T] // planned in ar, straight: a call less per item
-		if putPlanned(r, &p, e.planWith(ar, &p, &vals[at], -1, e.writeTime())); r.err != nil {
-			return s.refused(r, r.err)
+		p, err := e.planWith(ar, &vals[at], -1, e.writeTime()) // in ar, straight: a call less per item
+		if err != nil {
+			r.item, r.err = nil, err
+			return s.refused(r, err)
 		}
-		if err := s.take(ctx, r); err != nil {
+		r.item = p.item // its key stays zero: see WriteRequest.key
+		if err := s.take(ctx, r, keyPair{pk: p.key.pk, sk: p.key.sk}); err != nil {
 			return err
 		}
 		if at > 0 && len(s.chunk) == 1 { // the request of its key written first: r is now at 0

@@ -93,6 +93,31 @@ func TestBatchPutStopsAtABadItem(t *testing.T) {
 	})
 }
 
+// TestBatchPutUnprocessedRewritten: the requests a failed BatchPut gives
+// back are whole, each with its key (BatchPut does not store the keys of
+// the requests it builds in its reused room; the error's requests get
+// them from their items), so that BatchWrite, whose duplicate check
+// compares keys, writes them as they are.
+func TestBatchPutUnprocessedRewritten(t *testing.T) {
+	s := newShop(t, "")
+	cs := customers(40)
+	err := s.customers.BatchPut(context.Background(), &flakyWriter{failAt: 2}, slices.Values(cs))
+	var be *keyfirst.BatchWriteError
+	if !errors.As(err, &be) || len(be.Unprocessed) != 15 {
+		t.Fatalf("a failed second request: %v", err)
+	}
+	for i, r := range be.Unprocessed {
+		if want := s.customers.PutRequest(cs[25+i]); r.Key() != want.Key() {
+			t.Fatalf("unprocessed %d: key %q, want %q", i, r.Key(), want.Key())
+		}
+	}
+	api := &flakyWriter{}
+	if err := s.table.BatchWrite(context.Background(), api, be.Unprocessed); err != nil {
+		t.Fatal(err)
+	}
+	api.wroteEachOnce(t, 15)
+}
+
 // TestBatchPutKeepsTheOrderOfAKey: an item whose key is already in the
 // request being filled sends that one first, so that the last item of a
 // key is the one written last.

@@ -57,7 +57,7 @@ func (t *Table) BatchWriteSeq(ctx context.Context, api BatchWriteItemAPI, reqs i
 		if err := t.checkWrite(&r, s.taken-1); err != nil {
 			return s.refused(&r, err)
 		}
-		if err := s.take(ctx, &r); err != nil {
+		if err := s.take(ctx, &r, r.key); err != nil {
 			return err
 		}
 	}
@@ -110,13 +110,15 @@ func (s *batchStream) start(w batchWriter) {
 	s.w, s.chunk, s.taken, s.used, s.keep = w, s.room[:0], 0, 0, false
 }
 
-// take puts r, checked, in the request of 25 being filled: when that has
-// r's key, it writes it first; when r fills it, it writes it.
-func (s *batchStream) take(ctx context.Context, r *WriteRequest) *BatchWriteError {
-	digest := keyDigest(r.key)
-	if s.has(r, digest) {
+// take puts r, checked, whose key is key, in the request of 25 being
+// filled: when that has r's key, it writes it first; when r fills it, it
+// writes it.
+func (s *batchStream) take(ctx context.Context, r *WriteRequest, key keyPair) *BatchWriteError {
+	digest := keyDigest(key)
+	if s.has(key, digest) {
 		if err := s.flush(ctx); err != nil {
 			err.Unprocessed = append(err.Unprocessed, *r)
+			s.w.t.keyed(err.Unprocessed[len(err.Unprocessed)-1:])
 			return err
 		}
 	}
@@ -131,7 +133,9 @@ func (s *batchStream) take(ctx context.Context, r *WriteRequest) *BatchWriteErro
 // which err refuses: r and the requests of its request of 25 are not
 // written.
 func (s *batchStream) refused(r *WriteRequest, err error) *BatchWriteError {
-	return &BatchWriteError{Unprocessed: append(s.chunk, *r), Total: s.taken, Err: err}
+	be := &BatchWriteError{Unprocessed: append(s.chunk, *r), Total: s.taken, Err: err}
+	s.w.t.keyed(be.Unprocessed)
+	return be
 }
 
 // end writes what the stream left in the request being filled; without
@@ -145,19 +149,18 @@ func (s *batchStream) end(ctx context.Context) error {
 		clear(s.room[:s.used])
 		return nil
 	}
-	for i := range s.room[:s.used] {
-		r := &s.room[i]
-		r.item, r.key.pk, r.key.sk, r.err = nil, keyPart{}, keyPart{}, nil
+	for i := range s.room[:s.used] { // nor a key nor an error: see WriteRequest.key
+		s.room[i].item = nil
 	}
 	return nil
 }
 
-// has reports whether the chunk has a request of r's key, whose digest is
+// has reports whether the chunk has a request of key, whose digest is
 // digest: the requests of equal digest (found in the table, not by a
 // scan of the chunk) compared by key.
-func (s *batchStream) has(r *WriteRequest, digest uint64) bool {
+func (s *batchStream) has(key keyPair, digest uint64) bool {
 	for at := digestSlot(digest, streamBits); s.slots[at] != 0; at = (at + 1) & (streamSlots - 1) {
-		if i := s.slots[at] - 1; s.digests[i] == digest && s.chunk[i].key == r.key {
+		if i := s.slots[at] - 1; s.digests[i] == digest && s.w.t.requestKey(&s.chunk[i]) == key {
 			return true
 		}
 	}
@@ -190,7 +193,7 @@ func (s *batchStream) flush(ctx context.Context) *BatchWriteError {
 	left, err := s.w.write(ctx, s.chunk)
 	if len(left) > 0 || err != nil {
 		slices.Sort(left)
-		return batchWriteError(s.chunk, left, s.taken, err)
+		return s.w.t.batchWriteError(s.chunk, left, s.taken, err)
 	}
 	// The written requests stay in the room until the next ones replace
 	// them, or the stream ends (end): clearing them here would cost a

@@ -19,7 +19,11 @@ import (
 type WriteRequest struct {
 	table *Table
 	of    batchEntity
-	key   keyPair
+	// key is the request's key: zero in a request of BatchPut, whose
+	// item holds it (Table.requestKey), so that BatchPut stores one pointer
+	// per request it reuses rather than three (each a write barrier
+	// while the collector marks).
+	key keyPair
 	item  map[string]types.AttributeValue // the put's item, or the delete's key
 	put   any                             // the put's *T, nil for a delete
 	err   error
@@ -65,9 +69,12 @@ func (r WriteRequest) Key() string { return Key[struct{}]{pk: r.key.pk, sk: r.ke
 // time is the entity's clock's, as for every write.
 func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	r := WriteRequest{table: e.table, of: e, put: &item}
-	if r.err = e.batchPutRefused("BatchWrite"); r.err == nil {
-		var p itemPlan[T]
-		putPlanned(&r, &p, e.plan(&p, &item, -1))
+	if r.err = e.batchPutRefused("BatchWrite"); r.err != nil {
+		return r
+	}
+	var p itemPlan[T]
+	if r.err = e.plan(&p, &item, -1); r.err == nil {
+		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
 	}
 	return r
 }
@@ -88,19 +95,6 @@ func (e *Entity[T]) batchPutRefused(op string) error {
 			Detail: "BatchWriteItem takes neither a condition nor an update expression, so it would overwrite the stored created time; use Put (or a transaction)"}
 	}
 	return nil
-}
-
-// putPlanned gives r, a put request (r.put), the item and key of p, or
-// err, the error of p's plan: r may be a request reused (BatchPut).
-func putPlanned[T any](r *WriteRequest, p *itemPlan[T], err error) {
-	if err != nil {
-		r.item, r.key, r.err = nil, keyPair{}, err
-		return
-	}
-	// Field by field: a keyPair is too large to be stored with inline
-	// write barriers, and copying it whole takes the runtime's bulk
-	// barrier, costly per item while the collector marks.
-	r.item, r.key.pk, r.key.sk = p.item, p.key.pk, p.key.sk
 }
 
 // DeleteRequest builds a delete of the item with key for [Table.BatchWrite].
@@ -188,16 +182,17 @@ func (t *Table) BatchWrite(ctx context.Context, api BatchWriteItemAPI, reqs []Wr
 	if len(left) == 0 && err == nil {
 		return nil
 	}
-	return batchWriteError(reqs, left, len(reqs), err)
+	return t.batchWriteError(reqs, left, len(reqs), err)
 }
 
 // batchWriteError reports the requests of reqs at the positions left as
 // unprocessed, of total taken.
-func batchWriteError(reqs []WriteRequest, left []int, total int, err error) *BatchWriteError {
+func (t *Table) batchWriteError(reqs []WriteRequest, left []int, total int, err error) *BatchWriteError {
 	be := &BatchWriteError{Total: total, Err: err, Unprocessed: make([]WriteRequest, len(left))}
 	for i, at := range left {
 		be.Unprocessed[i] = reqs[at]
 	}
+	t.keyed(be.Unprocessed)
 	return be
 }
 
@@ -293,7 +288,7 @@ func (t *Table) unprocessedWrites(reqs []WriteRequest, chunk []int, left []types
 			m = w.DeleteRequest.Key
 		}
 		p := t.pairOf(m)
-		i := slices.IndexFunc(chunk, func(at int) bool { return reqs[at].key == p })
+		i := slices.IndexFunc(chunk, func(at int) bool { return t.requestKey(&reqs[at]) == p })
 		if i < 0 {
 			return nil, fmt.Errorf("keyfirst: BatchWriteItem returned an unprocessed item that was not sent: %v", p)
 		}

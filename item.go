@@ -77,15 +77,19 @@ func (e *Entity[T]) writeTime() time.Time {
 // plans share theirs, and call planWith.
 func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) error {
 	var own arena
-	err := e.planWith(noEscape(&own), p, v, version, now) // see noEscape
+	var err error
+	*p, err = e.planWith(noEscape(&own), v, version, now) // see noEscape
 	runtime.KeepAlive(&own)
 	return err
 }
 
 // planWith is planAt in the arena ar: its own, or one that the plans of
-// a batch's items share (BatchPut's).
-func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now time.Time) error {
-	*p = itemPlan[T]{}
+// a batch's items share (BatchPut's). It returns the plan, which it
+// builds in its own result: while the collector marks, every pointer
+// stored through a pointer costs a write barrier (the compiler cannot
+// tell the stack from the heap), and a plan stores a dozen; one stored
+// in a variable of its own function costs none.
+func (e *Entity[T]) planWith(ar *arena, v *T, version int64, now time.Time) (p itemPlan[T], err error) {
 	if !now.IsZero() {
 		e.stampTimes(v, now)
 	}
@@ -97,14 +101,14 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 
 	pk, size, err := e.derivePrimary(&e.pk, v, &fr)
 	if err != nil {
-		return err
+		return p, err
 	}
 	p.key.pk, p.key.typ = partOf(pk), e.typeName
 	var sk types.AttributeValue
 	if e.hasSK {
 		var n int
 		if sk, n, err = e.derivePrimary(&e.sk, v, &fr); err != nil {
-			return err
+			return p, err
 		}
 		p.key.sk = partOf(sk)
 		size += n
@@ -114,12 +118,19 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 	for gi := range e.groups {
 		var ok bool
 		var n int
-		if derived, ok, n, err = e.deriveGroup(&e.groups[gi], v, p, &fr, derived); err != nil {
-			return err
+		g := &e.groups[gi]
+		if derived, ok, n, err = e.deriveGroup(g, v, &fr, derived); err != nil {
+			return p, err
 		}
-		if ok {
-			in |= 1 << gi
+		if !ok { // out of the index: its attributes removed
+			if p.remove == nil {
+				p.remove = g.out // clipped: an append copies it
+			} else {
+				p.remove = append(p.remove, g.out...)
+			}
+			continue
 		}
+		in |= 1 << gi
 		size += n
 	}
 
@@ -132,20 +143,20 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 		for i := range fields {
 			var av types.AttributeValue
 			if av, n, err = e.codec.EncodeFieldDirect(i, base, sl); err != nil {
-				return e.encodeError(err)
+				return p, e.encodeError(err)
 			}
 			fieldVals[i] = av
 			size += n
 		}
 	} else {
 		if n, err = e.encodeFields(v, fields, sl); err != nil {
-			return e.encodeError(err)
+			return p, e.encodeError(err)
 		}
 		size += n
 	}
 	if len(e.life.fields) > 0 || e.life.after != nil {
-		if derived, n, err = e.lifeValues(v, p, fields, derived); err != nil {
-			return err
+		if derived, n, err = e.lifeValues(v, &p, fields, derived); err != nil {
+			return p, err
 		}
 		size += n
 	}
@@ -174,23 +185,23 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 			av := fields[d.at]
 			if av == nil {
 				if g.decides && in&(1<<gi) != 0 { // derived all or none
-					return e.itemError(d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
+					return p, e.itemError(d, ItemMissingKey, "the item belongs to the index (its binding gives the other key attributes), "+
 						"but the field of this key attribute is omitted: give it a value, or let the binding keep the item out", nil)
 				}
 				continue
 			}
 			if _, isNull := av.(*types.AttributeValueMemberNULL); isNull {
-				return e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
+				return p, e.itemError(d, ItemKeyType, "the field is NULL; tag it omitempty so that an item without a value leaves the index", nil)
 			}
 			if d.timeKey {
 				field := av
 				if av, err = e.timeKeyOf(d, v, field, sl); err != nil {
-					return err
+					return p, err
 				}
 				size += itemsize.Size(d.attr.Name, av) - itemsize.Size(d.attr.Name, field)
 			}
 			if fields[d.at], _, err = e.checkKeyValue(d, av); err != nil {
-				return err
+				return p, err
 			}
 		}
 	}
@@ -220,18 +231,18 @@ func (e *Entity[T]) planWith(ar *arena, p *itemPlan[T], v *T, version int64, now
 	size += len(e.table.typeAttr) + len(e.typeName) // a string's size
 
 	if err := e.checkAgreement(v, p.item, sl); err != nil {
-		return err
+		return p, err
 	}
 
 	if size > MaxItemSize {
-		return e.tooLarge(size)
+		return p, e.tooLarge(size)
 	}
 	p.size = size
 	e.texts.saw(sl.Used()) // the text the next item's arena starts with
 	if ar.shared > 0 {     // only a batch's items share a slab by the hint
 		e.values.saw(sl.Values())
 	}
-	return nil
+	return p, nil
 }
 
 // tooLarge is the error of an item of size bytes, over [MaxItemSize].
@@ -279,9 +290,9 @@ func (e *Entity[T]) checkAgreement(v *T, item map[string]types.AttributeValue, s
 
 // deriveGroup runs the derivations of one index: all of them present puts
 // the item in the index (in; their values appended to derived, which it
-// returns), any of them absent keeps it out (every derived attribute of
-// the index removed).
-func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *funcResults[T], derived []namedValue) (_ []namedValue, in bool, size int, err error) {
+// returns), any of them absent keeps it out (its plan removes every
+// derived attribute of the index, indexGroup.out).
+func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, fr *funcResults[T], derived []namedValue) (_ []namedValue, in bool, size int, err error) {
 	in = true
 	var vals [MaxKeyAttributes * 2]types.AttributeValue
 	var sizes [MaxKeyAttributes * 2]int
@@ -300,11 +311,6 @@ func (e *Entity[T]) deriveGroup(g *indexGroup[T], v *T, p *itemPlan[T], fr *func
 		}
 	}
 	if !in {
-		if p.remove == nil {
-			p.remove = g.out // clipped: an append copies it
-		} else {
-			p.remove = append(p.remove, g.out...)
-		}
 		return derived, false, 0, nil
 	}
 	for i := range g.derived {

@@ -389,18 +389,17 @@ func (p *partialPlan[T]) keys() error {
 		if !p.knows(decide) {
 			return stale(decide)
 		}
-		var plan itemPlan[T]
 		var fr funcResults[T]
-		derived, _, _, err := e.deriveGroup(g, v, &plan, &fr, nil)
+		derived, in, _, err := e.deriveGroup(g, v, &fr, nil)
 		if err != nil {
 			if !p.knows(value) {
 				return stale(value)
 			}
 			return err
 		}
-		if len(plan.remove) > 0 {
+		if !in {
 			p.left.add(g.index)
-			for _, a := range plan.remove {
+			for _, a := range g.out {
 				p.act(actRemove, a, nil)
 			}
 			continue
