@@ -72,8 +72,8 @@ func (e *Entity[T]) PutRequest(item T) WriteRequest {
 	if r.err = e.batchPutRefused("BatchWrite"); r.err != nil {
 		return r
 	}
-	var p itemPlan[T]
-	if r.err = e.plan(&p, &item, -1); r.err == nil {
+	p, err := e.plan(&item, -1)
+	if r.err = err; err == nil {
 		r.item, r.key = p.item, keyPair{pk: p.key.pk, sk: p.key.sk}
 	}
 	return r

@@ -48,18 +48,18 @@ type itemPlan[T any] struct {
 // now stores them: Updated is the entity's clock's time, a zero Created
 // too (Put keeps a stored one), Expires in epoch seconds.
 func (e *Entity[T]) Item(v T) (map[string]types.AttributeValue, error) {
-	var p itemPlan[T]
-	err := e.plan(&p, noEscape(&v), -1) // see noEscape
+	p, err := e.plan(noEscape(&v), -1) // see noEscape
 	runtime.KeepAlive(&v)
 	return p.item, err
 }
 
-// plan builds in p the item for *v, written now by the entity's clock: it
-// sets the lifecycle times of *v ([Entity.stampTimes]). version >= 0
+// plan is the plan of the item for *v, written now by the entity's clock:
+// it sets the lifecycle times of *v ([Entity.stampTimes]). version >= 0
 // replaces the version attribute's value; -1 keeps T's. The plan is
-// filled in place: an item plan is large, and a write makes one per item.
-func (e *Entity[T]) plan(p *itemPlan[T], v *T, version int64) error {
-	return e.planAt(p, v, version, e.writeTime())
+// returned, not filled through a pointer: see planWith. It is inlined: a
+// plan is one call, planAt's.
+func (e *Entity[T]) plan(v *T, version int64) (itemPlan[T], error) {
+	return e.planAt(v, version, true)
 }
 
 // writeTime is the time of a write now, by the entity's clock; zero for an
@@ -71,16 +71,19 @@ func (e *Entity[T]) writeTime() time.Time {
 	return time.Time{}
 }
 
-// planAt is plan for a write at now; a zero now sets no lifecycle time
-// (the plan of a refresh, which decides whether the item changes). Its
-// arena is its own, on planAt's stack and zeroed only then: a batch's
-// plans share theirs, and call planWith.
-func (e *Entity[T]) planAt(p *itemPlan[T], v *T, version int64, now time.Time) error {
+// planAt is plan, with the lifecycle times of a write now when stamp is
+// set; without, it sets none (the plan of a refresh, which decides
+// whether the item changes). Its arena is its own, on planAt's stack and
+// zeroed only then: a batch's plans share theirs, and call planWith.
+func (e *Entity[T]) planAt(v *T, version int64, stamp bool) (itemPlan[T], error) {
+	var now time.Time
+	if stamp {
+		now = e.writeTime()
+	}
 	var own arena
-	var err error
-	*p, err = e.planWith(noEscape(&own), v, version, now) // see noEscape
+	p, err := e.planWith(noEscape(&own), v, version, now) // see noEscape
 	runtime.KeepAlive(&own)
-	return err
+	return p, err
 }
 
 // planWith is planAt in the arena ar: its own, or one that the plans of

@@ -114,7 +114,7 @@ func (e *Entity[T]) planPut(op string, v *T, createOnly bool, extra expression.C
 		}
 	}
 	var err error
-	if err = e.plan(&w.plan, v, w.next); err != nil {
+	if w.plan, err = e.plan(v, w.next); err != nil {
 		return w, err
 	}
 	if err := e.adoptGuard(&w.guard, w.plan.key); err != nil {

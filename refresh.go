@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -163,7 +162,7 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 	}
 	// Whether the item changes is decided without the lifecycle times,
 	// which a write sets: an item up to date stays untouched.
-	if err = e.planAt(&p, &v, next, time.Time{}); err != nil {
+	if p, err = e.planAt(&v, next, false); err != nil {
 		return v, p, res, err
 	}
 	if p.key != key {
@@ -171,7 +170,7 @@ func (e *Entity[T]) planRefresh(stored map[string]types.AttributeValue) (T, item
 	}
 	res = e.refreshResult(stored, p, res)
 	if res.Outcome == RefreshChanged && len(e.life.fields) > 0 {
-		if err = e.plan(&p, &v, next); err != nil {
+		if p, err = e.plan(&v, next); err != nil {
 			return v, p, res, err
 		}
 		res = e.refreshResult(stored, p, RefreshResult{Key: res.Key, Before: stored})

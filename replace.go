@@ -54,8 +54,7 @@ func (e *Entity[T]) replaceGuard(v *T) (guard, int64, error) {
 // update writes the planned item with one conditional UpdateItem: the
 // write path of Replace and Modify.
 func (e *Entity[T]) update(ctx context.Context, api UpdateItemAPI, op string, item T, g guard, next int64, o Options) (T, error) {
-	var p itemPlan[T]
-	err := e.plan(&p, &item, next)
+	p, err := e.plan(&item, next)
 	if err != nil {
 		return item, err
 	}
@@ -104,7 +103,7 @@ func (e *Entity[T]) writePlan(ctx context.Context, api UpdateItemAPI, op string,
 func (e *Entity[T]) planUpdate(op string, v *T, g guard, next int64, extra expression.ConditionBuilder, moved []string) (plannedWrite[T], error) {
 	w := plannedWrite[T]{guard: g, next: next, extra: extra.IsSet()}
 	var err error
-	if err = e.plan(&w.plan, v, next); err != nil {
+	if w.plan, err = e.plan(v, next); err != nil {
 		return w, err
 	}
 	if err = e.adoptGuard(&w.guard, w.plan.key); err != nil {

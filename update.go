@@ -232,8 +232,7 @@ func (e *Entity[T]) updateAction(w partialWrite, key Key[T]) *types.Update {
 // rewrites such an item at once (the write of Replace, guarded by stored)
 // and reports it with [UpdateUndeclaredRead].
 func (e *Entity[T]) verifyKeys(ctx context.Context, api UpdateItemAPI, v T, stored map[string]types.AttributeValue, o Options) (T, error) {
-	var p itemPlan[T]
-	err := e.plan(&p, &v, -1)
+	p, err := e.plan(&v, -1)
 	if err != nil {
 		return v, err
 	}
