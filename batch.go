@@ -82,11 +82,15 @@ type sendChunk func(ctx context.Context, chunk, unprocessed []int) ([]int, error
 // (0: no limit), and returns the positions not processed and the reason.
 //
 // It holds a chunk and the queue of unprocessed positions, never a list
-// of all n.
-func drain(ctx context.Context, o Options, n, size int, send sendChunk) (left []int, err error) {
+// of all n. The chunk is buf's memory when it has room for it (a
+// stream's, reused from one request of 25 to the next), else its own.
+func drain(ctx context.Context, o Options, n, size int, buf []int, send sendChunk) (left []int, err error) {
 	next := 0       // the requests next to n-1 are not sent yet
 	var retry []int // unprocessed, to send again
-	chunk := make([]int, 0, min(size, n))
+	chunk := buf[:0]
+	if cap(chunk) < min(size, n) {
+		chunk = make([]int, 0, min(size, n))
+	}
 	unsent := func() []int {
 		left := append(chunk, retry...)
 		for i := next; i < n; i++ {

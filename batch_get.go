@@ -71,7 +71,7 @@ func (e *Entity[T]) BatchGet(ctx context.Context, api BatchGetItemAPI, keys []Ke
 	sent := make(map[keyPair]int, min(MaxBatchGet, len(keys))) // the keys of the chunk sent, by pair
 	var ats []int
 	seq := 0
-	left, err := drain(ctx, o, len(keys), MaxBatchGet, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
+	left, err := drain(ctx, o, len(keys), MaxBatchGet, nil, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		ka := types.KeysAndAttributes{Keys: make([]map[string]types.AttributeValue, len(chunk))}
 		var sl codec.Slab // the request's key values, together
 		sl.Reset(e.keyValues()*len(chunk), 0)

@@ -87,8 +87,10 @@ type batchStream struct {
 	// (their items, keys and errors), and keeps their table, entity and
 	// value's place (BatchPut's, set once per stream).
 	keep bool
-	// room is chunk's memory.
-	room [MaxBatchWrite]WriteRequest
+	// room is chunk's memory; positions the memory of the positions of
+	// its requests that drain sends (batchWriter.chunk).
+	room      [MaxBatchWrite]WriteRequest
+	positions [MaxBatchWrite]int
 }
 
 // streams are the states of BatchWriteSeq calls: a write that ends
@@ -108,6 +110,7 @@ const (
 // for a write by w.
 func (s *batchStream) start(w batchWriter) {
 	s.w, s.chunk, s.taken, s.used, s.keep = w, s.room[:0], 0, 0, false
+	s.w.chunk = s.positions[:0]
 }
 
 // take puts r, checked, whose key is key, in the request of 25 being

@@ -23,10 +23,10 @@ type WriteRequest struct {
 	// item holds it (Table.requestKey), so that BatchPut stores one pointer
 	// per request it reuses rather than three (each a write barrier
 	// while the collector marks).
-	key keyPair
-	item  map[string]types.AttributeValue // the put's item, or the delete's key
-	put   any                             // the put's *T, nil for a delete
-	err   error
+	key  keyPair
+	item map[string]types.AttributeValue // the put's item, or the delete's key
+	put  any                             // the put's *T, nil for a delete
+	err  error
 }
 
 // batchEntity is the entity that built a WriteRequest.
@@ -223,13 +223,16 @@ type batchWriter struct {
 	call   string
 	entity string
 	seq    int
+	// chunk is the memory of the positions drain sends (nil: drain
+	// makes its own): a stream's, which writes a request of 25 at a time.
+	chunk []int
 }
 
 // write sends reqs in requests of at most 25 until each is processed (see
 // drain) and returns the positions of those that are not, and why.
 func (w *batchWriter) write(ctx context.Context, reqs []WriteRequest) ([]int, error) {
 	t, o := w.t, w.o
-	return drain(ctx, o, len(reqs), MaxBatchWrite, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
+	return drain(ctx, o, len(reqs), MaxBatchWrite, w.chunk, func(ctx context.Context, chunk, unprocessed []int) ([]int, error) {
 		in := t.writeInput(reqs, chunk, o.returnCapacity())
 		w.seq++
 		out, err := Send(ctx, t, Request{Call: w.call, Entity: w.entity, Seq: w.seq, Input: in},
