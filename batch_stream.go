@@ -84,8 +84,9 @@ type batchStream struct {
 	// requests of the room that end drops.
 	used int
 	// keep: end drops only what the room's requests hold of the caller
-	// (their items, keys and errors), and keeps their table, entity and
-	// value's place (BatchPut's, set once per stream).
+	// (their items: BatchPut sets no key, WriteRequest.key, and a stream
+	// that ends with an error is not reused), and keeps their table,
+	// entity and value's place (BatchPut's, set once per stream).
 	keep bool
 	// room is chunk's memory; positions the memory of the positions of
 	// its requests that drain sends (batchWriter.chunk).
